@@ -1,0 +1,35 @@
+package io.tablescan.serde;
+
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.PartitionQuery;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanEvent;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+
+/** The record types that travel as Kafka values, and the Avro model that decodes them. */
+public final class WireRecords {
+    /** Top-level records; every other schema is nested in one of these. */
+    public static final List<Schema> SCHEMAS = List.of(
+            PrefixQuery.getClassSchema(),
+            PartitionQuery.getClassSchema(),
+            EntityBatch.getClassSchema(),
+            ScanEvent.getClassSchema());
+
+    static {
+        // Avro 1.12 refuses to instantiate generated classes of packages it does not trust.
+        String trusted = System.getProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "");
+        if (!trusted.contains("io.tablescan.schema")) {
+            System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES",
+                    trusted.isEmpty() ? "io.tablescan.schema" : trusted + ",io.tablescan.schema");
+        }
+    }
+
+    /** The model that maps our schemas to the generated SpecificRecord classes. */
+    public static SpecificData model() {
+        return SpecificData.getForClass(PrefixQuery.class);
+    }
+
+    private WireRecords() {}
+}

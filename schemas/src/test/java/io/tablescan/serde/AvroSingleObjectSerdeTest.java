@@ -1,0 +1,97 @@
+package io.tablescan.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablescan.schema.EdmType;
+import io.tablescan.schema.Entity;
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.KeyBound;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.Property;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.Test;
+
+class AvroSingleObjectSerdeTest {
+    private final AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
+    private final AvroSingleObjectDeserializer deserializer = new AvroSingleObjectDeserializer();
+
+    static ScanSpec spec() {
+        return ScanSpec.newBuilder().setScanId("scan-1").setSource(new TableRef("src", "Source"))
+                .setDestination(new TableRef("dst", "Dest")).setPageSize(1000).setPageBudget(4)
+                .setCreatedAtMillis(1L).build();
+    }
+
+    @Test
+    void roundTripsEveryTypeWithExactValues() {
+        Entity entity = new Entity("r'1\uFFFF", List.of(
+                new Property("nan", EdmType.DOUBLE, Double.NaN),
+                new Property("inf", EdmType.DOUBLE, Double.NEGATIVE_INFINITY),
+                new Property("big", EdmType.INT64, Long.MIN_VALUE),
+                new Property("bin", EdmType.BINARY, ByteBuffer.wrap(new byte[] {0, 1, (byte) 0xFF})),
+                new Property("none", EdmType.STRING, null)));
+        EntityBatch batch = new EntityBatch("item", spec(), "\uD800\uDC00pk", List.of(entity));
+
+        EntityBatch back = (EntityBatch) deserializer.deserialize("t", serializer.serialize("t", batch));
+
+        assertThat(back).isEqualTo(batch);
+        assertThat((Double) back.getEntities().get(0).getProperties().get(0).getValue()).isNaN();
+    }
+
+    @Test
+    void picksTheRecordTypeFromTheFingerprint() {
+        PrefixQuery query = new PrefixQuery("id", spec(), new KeyBound("a", false), "b", 3);
+        assertThat(deserializer.deserialize("t", serializer.serialize("t", query))).isEqualTo(query);
+    }
+
+    @Test
+    void rejectsGarbageWithAClearMessage() {
+        assertThatThrownBy(() -> deserializer.deserialize("t", "hello world".getBytes()))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("bad header");
+        byte[] unknown = {(byte) 0xC3, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0};
+        assertThatThrownBy(() -> deserializer.deserialize("t", unknown))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("unknown schema");
+        byte[] valid = serializer.serialize("t", new PrefixQuery("id", spec(), null, null, 0));
+        byte[] truncated = Arrays.copyOf(valid, 14);
+        assertThatThrownBy(() -> deserializer.deserialize("t", truncated))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("corrupt");
+    }
+
+    @Test
+    void resolvesAnOlderWriterSchema() {
+        // An older PrefixQuery without "depth": readers fill in the default.
+        Schema current = PrefixQuery.getClassSchema();
+        Schema older = Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false,
+                current.getFields().stream().filter(f -> !f.name().equals("depth"))
+                        .map(f -> new Schema.Field(f, f.schema())).toList());
+        GenericRecord old = new GenericData.Record(older);
+        old.put("itemId", "id");
+        old.put("spec", spec());
+        old.put("lower", null);
+        old.put("upper", "z");
+        byte[] bytes = encode(older, old);
+
+        deserializer.addWriterSchema(older);
+        PrefixQuery back = (PrefixQuery) deserializer.deserialize("t", bytes);
+
+        assertThat(back.getUpper()).isEqualTo("z");
+        assertThat(back.getDepth()).isZero();
+    }
+
+    private static byte[] encode(Schema schema, GenericRecord record) {
+        try {
+            return new BinaryMessageEncoder<GenericRecord>(WireRecords.model(), schema).encode(record).array();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
