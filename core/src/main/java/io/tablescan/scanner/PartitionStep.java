@@ -1,0 +1,34 @@
+package io.tablescan.scanner;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** One bounded step through one partition: pages it in RowKey order and hands off the rest at its budget. */
+public final class PartitionStep {
+    private PartitionStep() {}
+
+    public static StepResult run(PartitionRange partition, int pageBudget, PageReader reader) {
+        List<TableRow> rows = new ArrayList<>();
+        List<ScanQuery> handoffs = new ArrayList<>();
+        Continuation token = null;
+        TableRow lastRow = null;
+        int requests = 0;
+        while (true) {
+            if (requests >= pageBudget) {
+                handoffs.add(Resume.partition(partition, token, lastRow));
+                break;
+            }
+            Page page = reader.read(partition, token);
+            requests++;
+            rows.addAll(page.rows());
+            if (!page.rows().isEmpty()) {
+                lastRow = page.rows().get(page.rows().size() - 1);
+            }
+            if (page.next() == null || !Resume.partitionMayContinue(partition.partitionKey(), page.next())) {
+                break;
+            }
+            token = page.next();
+        }
+        return new StepResult(rows, handoffs, requests);
+    }
+}

@@ -1,0 +1,201 @@
+package io.tablescan.table;
+
+import io.tablescan.scanner.Continuation;
+import io.tablescan.scanner.KeyRange;
+import io.tablescan.scanner.Page;
+import io.tablescan.scanner.PartitionRange;
+import io.tablescan.scanner.ScanQuery;
+import io.tablescan.scanner.TableRow;
+import io.tablescan.schema.Property;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A table service in memory that keeps the real service's rules: rows in ordinal UTF-16 order of
+ * PartitionKey then RowKey, at most 1,000 rows a page, continuations of the service's shape, batches of one
+ * partition. With an {@link Adversary} it also pages the way Azure may and Azurite never does: short pages
+ * and empty pages that still carry a continuation, and continuations without a NextRowKey.
+ */
+public final class InMemoryTableStore implements TableStore {
+    /** Seeded misbehaviour, all of it within what the service is documented to do. */
+    public record Adversary(long seed, double shortPages, double emptyPages, double tokensWithoutRowKey) {
+        public static final Adversary NONE = new Adversary(0, 0, 0, 0);
+    }
+
+    record RowId(String partitionKey, String rowKey) {}
+
+    private static final Comparator<RowId> ORDER =
+            Comparator.comparing(RowId::partitionKey).thenComparing(RowId::rowKey);
+
+    private final Map<String, NavigableMap<RowId, TableRow>> tables = new ConcurrentHashMap<>();
+    private final Adversary adversary;
+    private final Random random;
+    private final Duration latency;
+    private final AtomicLong requests = new AtomicLong();
+
+    public InMemoryTableStore() {
+        this(Adversary.NONE, Duration.ZERO);
+    }
+
+    public InMemoryTableStore(Adversary adversary, Duration latency) {
+        this.adversary = adversary;
+        this.random = new Random(adversary.seed());
+        this.latency = latency;
+    }
+
+    public long requests() {
+        return requests.get();
+    }
+
+    @Override
+    public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
+        request();
+        if (options.rowFilter() != null) {
+            throw new TableStoreException("the in-memory table does not evaluate row filters", 501, false, null);
+        }
+        NavigableMap<RowId, TableRow> rows = existing(table);
+        RowId start = from != null
+                ? new RowId(from.nextPartitionKey(), from.nextRowKey() == null ? "" : from.nextRowKey())
+                : startOf(query);
+        int limit = pageLimit(options.pageSize());
+        List<TableRow> page = new ArrayList<>();
+        TableRow next = null;
+        for (TableRow row : rows.tailMap(start, true).values()) {
+            if (pastEnd(query, row.partitionKey())) {
+                break;
+            }
+            if (!matches(query, row)) {
+                continue;
+            }
+            if (page.size() == limit) {
+                next = row;
+                break;
+            }
+            page.add(project(row, options.select()));
+        }
+        return new Page(page, next == null ? null : continuation(rows, next));
+    }
+
+    @Override
+    public void upsert(String table, String partitionKey, List<TableRow> batch) {
+        request();
+        NavigableMap<RowId, TableRow> rows = existing(table);
+        if (batch.isEmpty() || batch.size() > 100) {
+            throw new TableStoreException("a batch holds 1 to 100 rows, got " + batch.size(), 400, false, null);
+        }
+        var seen = new HashSet<String>();
+        for (TableRow row : batch) {
+            if (!row.partitionKey().equals(partitionKey)) {
+                throw new TableStoreException("a batch holds rows of one partition", 400, false, null);
+            }
+            if (!seen.add(row.rowKey())) {
+                throw new TableStoreException("a batch holds each row once", 400, false, null);
+            }
+        }
+        for (TableRow row : batch) {
+            rows.put(new RowId(row.partitionKey(), row.rowKey()), row);
+        }
+    }
+
+    @Override
+    public void createTableIfNotExists(String table) {
+        request();
+        tables.computeIfAbsent(table, t -> new ConcurrentSkipListMap<>(ORDER));
+    }
+
+    @Override
+    public boolean tableExists(String table) {
+        request();
+        return tables.containsKey(table);
+    }
+
+    /** Every row of a table in key order (no request counted): the plain sorted listing tests compare with. */
+    public List<TableRow> rows(String table) {
+        return List.copyOf(existing(table).values());
+    }
+
+    private NavigableMap<RowId, TableRow> existing(String table) {
+        NavigableMap<RowId, TableRow> rows = tables.get(table);
+        if (rows == null) {
+            throw new TableStoreException("HTTP 404 TableNotFound: table " + table, 404, false, null);
+        }
+        return rows;
+    }
+
+    private void request() {
+        requests.incrementAndGet();
+        if (!latency.isZero()) {
+            try {
+                Thread.sleep(latency);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TableStoreException("interrupted", 0, true, e);
+            }
+        }
+    }
+
+    private int pageLimit(int pageSize) {
+        synchronized (random) {
+            double dice = random.nextDouble();
+            if (dice < adversary.emptyPages()) {
+                return 0;
+            }
+            if (dice < adversary.emptyPages() + adversary.shortPages()) {
+                return random.nextInt(pageSize);
+            }
+            return pageSize;
+        }
+    }
+
+    private Continuation continuation(NavigableMap<RowId, TableRow> rows, TableRow next) {
+        RowId id = new RowId(next.partitionKey(), next.rowKey());
+        // Without a NextRowKey the query resumes at the partition's start: only right when nothing precedes.
+        boolean firstOfPartition = id.equals(rows.ceilingKey(new RowId(next.partitionKey(), "")));
+        boolean dropRowKey;
+        synchronized (random) {
+            dropRowKey = firstOfPartition && random.nextDouble() < adversary.tokensWithoutRowKey();
+        }
+        String rowKey = dropRowKey ? null : next.rowKey();
+        return new Continuation(next.partitionKey() + "\u0000" + rowKey, next.partitionKey(), rowKey);
+    }
+
+    private static RowId startOf(ScanQuery query) {
+        return switch (query) {
+            case KeyRange range -> range.lower() == null ? new RowId("", "")
+                    : new RowId(range.lower().key(), range.lowerRow() == null ? "" : range.lowerRow().key());
+            case PartitionRange partition -> new RowId(partition.partitionKey(),
+                    partition.rowLower() == null ? "" : partition.rowLower().key());
+        };
+    }
+
+    private static boolean pastEnd(ScanQuery query, String partitionKey) {
+        return switch (query) {
+            case KeyRange range -> range.upper() != null && partitionKey.compareTo(range.upper()) >= 0;
+            case PartitionRange partition -> partitionKey.compareTo(partition.partitionKey()) > 0;
+        };
+    }
+
+    private static boolean matches(ScanQuery query, TableRow row) {
+        return switch (query) {
+            case KeyRange range -> range.contains(row.partitionKey(), row.rowKey());
+            case PartitionRange partition -> partition.contains(row.partitionKey(), row.rowKey());
+        };
+    }
+
+    private static TableRow project(TableRow row, List<String> select) {
+        if (select == null) {
+            return row;
+        }
+        List<Property> kept = row.properties().stream().filter(p -> select.contains(p.getName())).toList();
+        return new TableRow(row.partitionKey(), row.rowKey(), kept);
+    }
+}
