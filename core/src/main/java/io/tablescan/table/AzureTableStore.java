@@ -1,0 +1,170 @@
+package io.tablescan.table;
+
+import com.azure.core.exception.HttpResponseException;
+import com.azure.core.http.policy.FixedDelayOptions;
+import com.azure.core.http.policy.RetryOptions;
+import com.azure.core.http.rest.PagedIterable;
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.Context;
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
+import com.azure.data.tables.models.ListEntitiesOptions;
+import com.azure.data.tables.models.TableEntity;
+import com.azure.data.tables.models.TableEntityUpdateMode;
+import com.azure.data.tables.models.TableServiceException;
+import com.azure.data.tables.models.TableTransactionAction;
+import com.azure.data.tables.models.TableTransactionActionType;
+import io.tablescan.scanner.Continuation;
+import io.tablescan.scanner.KeyRange;
+import io.tablescan.scanner.Page;
+import io.tablescan.scanner.ScanQuery;
+import io.tablescan.scanner.TableRow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The tables of one Azure storage account (or Azurite), through the Azure SDK: one request per call. */
+public final class AzureTableStore implements TableStore {
+    /** The service's continuation headers look like {@code 1!12!cGFydGl0aW9uMQ--}: base64 with '-' padding. */
+    private static final Pattern ENCODED_KEY = Pattern.compile("\\d+!\\d+!(.*)");
+
+    private final TableServiceClient service;
+    private final Map<String, TableClient> clients = new ConcurrentHashMap<>();
+
+    private AzureTableStore(TableServiceClient service) {
+        this.service = service;
+    }
+
+    /** Throws IllegalArgumentException, without echoing the connection string, when it is malformed. */
+    public static AzureTableStore fromConnectionString(String connectionString) {
+        try {
+            return new AzureTableStore(new TableServiceClientBuilder()
+                    .connectionString(connectionString)
+                    // tablescan retries by itself (it knows the item and its budget); one request per call here.
+                    .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
+                    .buildClient());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("malformed connection string (expected AccountName=...;AccountKey=...;"
+                    + "TableEndpoint=... or UseDevelopmentStorage=true)");
+        }
+    }
+
+    @Override
+    public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
+        return call(table, () -> {
+            ListEntitiesOptions list = new ListEntitiesOptions()
+                    .setTop(options.pageSize())
+                    .setFilter(ODataFilter.of(query, options.rowFilter()));
+            if (options.select() != null) {
+                List<String> select = new ArrayList<>(List.of("PartitionKey", "RowKey"));
+                options.select().stream().filter(s -> !select.contains(s)).forEach(select::add);
+                list.setSelect(select);
+            }
+            PagedIterable<TableEntity> pages = client(table).listEntities(list, null, Context.NONE);
+            PagedResponse<TableEntity> page = (from == null ? pages.iterableByPage()
+                    : pages.iterableByPage(from.opaque())).iterator().next();
+            List<TableRow> rows = page.getValue().stream().map(EdmCodec::read).toList();
+            return new Page(rows, continuation(page.getContinuationToken()));
+        });
+    }
+
+    @Override
+    public void upsert(String table, String partitionKey, List<TableRow> rows) {
+        // Azurite accepts batches that mix partitions; the service does not. Guard it here.
+        if (rows.isEmpty() || rows.size() > 100 || rows.stream().anyMatch(r -> !r.partitionKey().equals(partitionKey))) {
+            throw new TableStoreException("a batch holds 1 to 100 rows of one partition", 400, false, null);
+        }
+        call(table, () -> {
+            TableClient client = client(table);
+            if (rows.size() == 1) {
+                client.upsertEntityWithResponse(EdmCodec.write(rows.get(0)), TableEntityUpdateMode.REPLACE, null,
+                        Context.NONE);
+            } else {
+                List<TableTransactionAction> actions = rows.stream()
+                        .map(r -> new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, EdmCodec.write(r)))
+                        .toList();
+                client.submitTransaction(actions);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void createTableIfNotExists(String table) {
+        call(table, () -> service.createTableIfNotExists(table));
+    }
+
+    @Override
+    public boolean tableExists(String table) {
+        try {
+            query(table, KeyRange.ALL, new QueryOptions(1, List.of("PartitionKey"), null), null);
+            return true;
+        } catch (TableStoreException e) {
+            if (e.status() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private TableClient client(String table) {
+        return clients.computeIfAbsent(table, service::getTableClient);
+    }
+
+    /** Runs one request and restates its failure without URLs, keys or SAS tokens. */
+    private static <T> T call(String table, Supplier<T> request) {
+        try {
+            return request.get();
+        } catch (TableServiceException e) {
+            int status = e.getResponse().getStatusCode();
+            String code = e.getValue() == null || e.getValue().getErrorCode() == null ? null : e.getValue().getErrorCode().toString();
+            throw new TableStoreException("HTTP " + status + (code == null ? "" : " " + code) + " on table " + table,
+                    status, TableStoreException.isTransientStatus(status), null);
+        } catch (HttpResponseException e) {
+            int status = e.getResponse().getStatusCode();
+            throw new TableStoreException("HTTP " + status + " on table " + table, status,
+                    TableStoreException.isTransientStatus(status), null);
+        } catch (TableStoreException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            // Reached no service: connection refused, reset, timeout, DNS. Worth retrying.
+            throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName(),
+                    0, true, null);
+        }
+    }
+
+    /** The SDK joins the NextPartitionKey and NextRowKey headers with ';'. */
+    static Continuation continuation(String token) {
+        if (token == null) {
+            return null;
+        }
+        int split = token.indexOf(';');
+        String pk = decode(split < 0 ? token : token.substring(0, split));
+        String rk = split < 0 ? null : decode(token.substring(split + 1));
+        return new Continuation(token, pk, pk == null ? null : rk);
+    }
+
+    private static String decode(String header) {
+        if (header == null || header.isEmpty() || header.equals("null")) {
+            return null;
+        }
+        Matcher m = ENCODED_KEY.matcher(header);
+        String body = m.matches() ? m.group(1) : header;
+        try {
+            return new String(Base64.getDecoder().decode(body.replace('-', '=')), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null; // an opaque form we cannot read: the scanner falls back to the rows it has seen
+        }
+    }
+}

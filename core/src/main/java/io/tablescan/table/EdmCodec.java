@@ -1,0 +1,107 @@
+package io.tablescan.table;
+
+import com.azure.data.tables.models.TableEntity;
+import io.tablescan.scanner.TableRow;
+import io.tablescan.schema.EdmType;
+import io.tablescan.schema.Property;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Converts between the Azure SDK's entities and our typed rows so that every value keeps its EDM type.
+ * The SDK reports metadata ({@code odata.*}, {@code x@odata.type}) among the properties: dropped on read.
+ * It writes NaN, infinities and whole doubles without a type (they would come back as String or Int32):
+ * doubles are written with an explicit {@code @odata.type} annotation.
+ */
+public final class EdmCodec {
+    private static final String ANNOTATION = "@odata.type";
+    private static final long TICKS_PER_SECOND = 10_000_000L;
+
+    private EdmCodec() {}
+
+    public static TableRow read(TableEntity entity) {
+        Map<String, Object> values = entity.getProperties();
+        List<Property> properties = new ArrayList<>();
+        for (Map.Entry<String, Object> e : values.entrySet()) {
+            String name = e.getKey();
+            if (isSystemOrMetadata(name)) {
+                continue;
+            }
+            Object annotation = values.get(name + ANNOTATION);
+            properties.add(toProperty(name, e.getValue(), annotation == null ? null : annotation.toString()));
+        }
+        return new TableRow(entity.getPartitionKey(), entity.getRowKey(), properties);
+    }
+
+    public static TableEntity write(TableRow row) {
+        TableEntity entity = new TableEntity(row.partitionKey(), row.rowKey());
+        for (Property p : row.properties()) {
+            Object value = p.getValue();
+            if (value == null) {
+                continue; // the service stores no nulls: an absent property reads back the same way
+            }
+            switch (p.getType()) {
+                case STRING, INT32, INT64, BOOLEAN -> entity.addProperty(p.getName(), value);
+                case DOUBLE -> {
+                    entity.addProperty(p.getName(), value);
+                    entity.addProperty(p.getName() + ANNOTATION, "Edm.Double");
+                }
+                case DATETIME -> entity.addProperty(p.getName(), fromTicks((Long) value));
+                case GUID -> entity.addProperty(p.getName(), UUID.fromString((String) value));
+                case BINARY -> entity.addProperty(p.getName(), bytes((ByteBuffer) value));
+            }
+        }
+        return entity;
+    }
+
+    static Property toProperty(String name, Object value, String annotation) {
+        if ("Edm.Double".equals(annotation) && value instanceof String s) {
+            return new Property(name, EdmType.DOUBLE, Double.valueOf(s)); // NaN, Infinity, -Infinity
+        }
+        if ("Edm.Double".equals(annotation) && value instanceof Number n) {
+            return new Property(name, EdmType.DOUBLE, n.doubleValue());
+        }
+        return switch (value) {
+            case null -> new Property(name, EdmType.STRING, null);
+            case String s -> new Property(name, EdmType.STRING, s);
+            case Integer i -> new Property(name, EdmType.INT32, i);
+            case Long l -> new Property(name, EdmType.INT64, l);
+            case Double d -> new Property(name, EdmType.DOUBLE, d);
+            case Boolean b -> new Property(name, EdmType.BOOLEAN, b);
+            case OffsetDateTime t -> new Property(name, EdmType.DATETIME, toTicks(t.toInstant()));
+            case UUID u -> new Property(name, EdmType.GUID, u.toString());
+            case byte[] b -> new Property(name, EdmType.BINARY, ByteBuffer.wrap(b));
+            default -> throw new IllegalArgumentException(
+                    "property " + name + " has an unsupported type " + value.getClass().getSimpleName());
+        };
+    }
+
+    private static boolean isSystemOrMetadata(String name) {
+        return name.equals("PartitionKey") || name.equals("RowKey") || name.equals("Timestamp")
+                || name.startsWith("odata.") || name.endsWith(ANNOTATION);
+    }
+
+    /** 100-nanosecond ticks since the Unix epoch: the service's DateTime precision. */
+    public static long toTicks(Instant instant) {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), TICKS_PER_SECOND), instant.getNano() / 100);
+    }
+
+    public static OffsetDateTime fromTicks(long ticks) {
+        long seconds = Math.floorDiv(ticks, TICKS_PER_SECOND);
+        long rest = Math.floorMod(ticks, TICKS_PER_SECOND);
+        return Instant.ofEpochSecond(seconds, rest * 100).atOffset(ZoneOffset.UTC);
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        ByteBuffer copy = buffer.duplicate();
+        byte[] out = new byte[copy.remaining()];
+        copy.get(out);
+        return out;
+    }
+}

@@ -1,0 +1,112 @@
+package io.tablescan.local;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Azurite's table service, installed from npm under {@code tools/azurite}, running as a child process on a
+ * free loopback port with in-memory storage. Closing it (or the JVM exiting) stops the process.
+ */
+public final class AzuriteServer implements AutoCloseable {
+    /** Azurite's well-known development account; public, not a secret. */
+    public static final String ACCOUNT = "devstoreaccount1";
+    private static final String KEY =
+            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final String SCRIPT = "tools/azurite/node_modules/azurite/dist/src/table/main.js";
+
+    private final Process process;
+    private final int port;
+    private final Thread hook;
+
+    private AzuriteServer(Process process, int port) {
+        this.process = process;
+        this.port = port;
+        this.hook = new Thread(this::stop, "azurite-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    public static AzuriteServer start() {
+        Path script = locate().orElseThrow(() -> new IllegalStateException(
+                "Azurite is not installed: run 'npm ci --prefix tools/azurite' in the tablescan folder"));
+        int port = FreePorts.find();
+        List<String> command = new ArrayList<>(List.of("node", script.toString(),
+                "--tableHost", "127.0.0.1", "--tablePort", Integer.toString(port),
+                "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry", "--silent"));
+        Process process;
+        try {
+            Path log = Files.createTempFile("azurite-", ".log");
+            log.toFile().deleteOnExit();
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start Azurite (is Node.js installed?): " + e.getMessage());
+        }
+        AzuriteServer server = new AzuriteServer(process, port);
+        if (!FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), process::isAlive)) {
+            server.close();
+            throw new IllegalStateException("Azurite did not start on port " + port);
+        }
+        return server;
+    }
+
+    /** tools/azurite relative to the working folder or to the folder this code was loaded from. */
+    static Optional<Path> locate() {
+        List<Path> roots = new ArrayList<>();
+        String home = System.getenv("TABLESCAN_HOME");
+        if (home != null) {
+            roots.add(Path.of(home));
+        }
+        roots.add(Path.of("").toAbsolutePath());
+        try {
+            roots.add(Path.of(AzuriteServer.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+        } catch (Exception e) {
+            // no code source: only the working folder is searched
+        }
+        for (Path root : roots) {
+            for (Path dir = root; dir != null; dir = dir.getParent()) {
+                Path candidate = dir.resolve(SCRIPT.replace('/', File.separatorChar));
+                if (Files.isRegularFile(candidate)) {
+                    return Optional.of(candidate);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String connectionString() {
+        return "DefaultEndpointsProtocol=http;AccountName=" + ACCOUNT + ";AccountKey=" + KEY
+                + ";TableEndpoint=http://127.0.0.1:" + port + "/" + ACCOUNT + ";";
+    }
+
+    private void stop() {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // already shutting down: the hook runs anyway
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package io.tablescan.local;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
+
+/**
+ * A real single-node Apache Kafka broker (KRaft: broker and controller in one) inside this JVM, bound to
+ * 127.0.0.1. Its data directory is formatted on first use and reused after, so a broker restarted on the
+ * same directory keeps its topics and offsets.
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+    private final KafkaRaftServer server;
+    private final int port;
+    private final Path dir;
+    private final boolean ownsDir;
+    private final Thread hook;
+
+    private EmbeddedKafkaBroker(KafkaRaftServer server, int port, Path dir, boolean ownsDir) {
+        this.server = server;
+        this.port = port;
+        this.dir = dir;
+        this.ownsDir = ownsDir;
+        this.hook = new Thread(this::stop, "kafka-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Starts a broker on a free port with a temporary directory, deleted on close. */
+    public static EmbeddedKafkaBroker start() {
+        return start(0, null);
+    }
+
+    /**
+     * @param port the client port, or 0 for a free one
+     * @param dir the data directory, or null for a temporary one
+     */
+    public static EmbeddedKafkaBroker start(int port, Path dir) {
+        boolean ownsDir = dir == null;
+        try {
+            Path data = ownsDir ? Files.createTempDirectory("tablescan-kafka-") : Files.createDirectories(dir);
+            int clientPort = port == 0 ? FreePorts.find() : port;
+            if (FreePorts.accepts(clientPort)) {
+                throw new IllegalStateException("port " + clientPort + " is already in use");
+            }
+            int controllerPort = FreePorts.find();
+            Map<String, String> config = config(clientPort, controllerPort, data);
+            format(data);
+            KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
+            server.startup();
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, clientPort, data, ownsDir);
+            broker.awaitReady();
+            return broker;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the broker's data directory", e);
+        }
+    }
+
+    static Map<String, String> config(int clientPort, int controllerPort, Path data) {
+        return Map.ofEntries(
+                Map.entry("process.roles", "broker,controller"),
+                Map.entry("node.id", "1"),
+                Map.entry("controller.quorum.voters", "1@127.0.0.1:" + controllerPort),
+                Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort),
+                Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPort),
+                Map.entry("controller.listener.names", "CONTROLLER"),
+                Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
+                Map.entry("inter.broker.listener.name", "PLAINTEXT"),
+                Map.entry("log.dirs", data.toString()),
+                Map.entry("auto.create.topics.enable", "false"),
+                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("offsets.topic.num.partitions", "5"),
+                Map.entry("transaction.state.log.replication.factor", "1"),
+                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.num.partitions", "5"),
+                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
+                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("group.initial.rebalance.delay.ms", "0"),
+                Map.entry("group.consumer.min.session.timeout.ms", "6000"),
+                Map.entry("group.consumer.session.timeout.ms", "10000"),
+                Map.entry("group.consumer.heartbeat.interval.ms", "1000"),
+                // Entity batches can approach an entity's 1 MiB limit; topics raise max.message.bytes themselves.
+                Map.entry("message.max.bytes", "8388608"),
+                Map.entry("replica.fetch.max.bytes", "8388608"),
+                // A small dedupe buffer keeps the broker within a small heap (default is 128 MiB).
+                Map.entry("log.cleaner.dedupe.buffer.size", "2097152"),
+                Map.entry("log.segment.bytes", "67108864"),
+                Map.entry("num.network.threads", "2"),
+                Map.entry("num.io.threads", "4"));
+    }
+
+    private static void format(Path data) {
+        try {
+            new Formatter()
+                    .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                    .setNodeId(1)
+                    .setClusterId(Uuid.randomUuid().toString())
+                    .addDirectory(data.toString())
+                    .setMetadataLogDirectory(data.toString())
+                    .setControllerListenerName("CONTROLLER")
+                    .setReleaseVersion(MetadataVersion.latestProduction())
+                    .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
+                    .setIgnoreFormatted(true) // a restarted broker keeps its data
+                    .run();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot format the broker's data directory: " + e.getMessage(), e);
+        }
+    }
+
+    private void awaitReady() {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        try (Admin admin = Admin.create(props)) {
+            boolean ready = FreePorts.await(() -> {
+                try {
+                    return !admin.describeCluster().nodes().get().isEmpty();
+                } catch (Exception e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(60), () -> true);
+            if (!ready) {
+                close();
+                throw new IllegalStateException("the embedded Kafka broker did not become ready");
+            }
+        }
+    }
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dataDirectory() {
+        return dir;
+    }
+
+    private synchronized void stop() {
+        server.shutdown();
+        server.awaitShutdown();
+        if (ownsDir) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                // a leftover temporary folder is harmless
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            return; // the JVM is exiting and the hook stops the broker
+        }
+        stop();
+    }
+}

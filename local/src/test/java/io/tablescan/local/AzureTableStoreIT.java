@@ -1,0 +1,121 @@
+package io.tablescan.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablescan.scanner.Bound;
+import io.tablescan.scanner.KeyRange;
+import io.tablescan.scanner.LocalScan;
+import io.tablescan.scanner.LocalScan.Strategy;
+import io.tablescan.scanner.Page;
+import io.tablescan.scanner.PartitionRange;
+import io.tablescan.scanner.TableRow;
+import io.tablescan.schema.EdmType;
+import io.tablescan.schema.Property;
+import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.QueryOptions;
+import io.tablescan.table.TableStoreException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class AzureTableStoreIT {
+    static AzuriteServer azurite;
+    static AzureTableStore store;
+
+    @BeforeAll
+    static void start() {
+        azurite = AzuriteServer.start();
+        store = AzureTableStore.fromConnectionString(azurite.connectionString());
+    }
+
+    @AfterAll
+    static void stop() {
+        azurite.close();
+    }
+
+    static List<Property> everyType() {
+        return List.of(
+                new Property("s", EdmType.STRING, "text 'quoted' \u00e9\uD83D\uDE00"),
+                new Property("i32", EdmType.INT32, Integer.MIN_VALUE),
+                new Property("i64", EdmType.INT64, Long.MAX_VALUE),
+                new Property("whole", EdmType.DOUBLE, 2.0),
+                new Property("nan", EdmType.DOUBLE, Double.NaN),
+                new Property("pinf", EdmType.DOUBLE, Double.POSITIVE_INFINITY),
+                new Property("ninf", EdmType.DOUBLE, Double.NEGATIVE_INFINITY),
+                new Property("frac", EdmType.DOUBLE, 0.1),
+                new Property("bool", EdmType.BOOLEAN, true),
+                new Property("when", EdmType.DATETIME, 17_000_000_001_234_567L),
+                new Property("guid", EdmType.GUID, "0f8fad5b-d9cb-469f-a165-70867728950e"),
+                new Property("bin", EdmType.BINARY, ByteBuffer.wrap(new byte[] {0, 1, 2, (byte) 0xFF})));
+    }
+
+    @Test
+    void everyEdmTypeSurvivesAWriteAndARead() {
+        store.createTableIfNotExists("types");
+        store.upsert("types", "p", List.of(new TableRow("p", "r", everyType())));
+
+        Page page = store.query("types", KeyRange.ALL, new QueryOptions(10, null, null), null);
+
+        assertThat(page.rows()).hasSize(1);
+        assertThat(page.rows().get(0).properties()).containsExactlyInAnyOrderElementsOf(everyType());
+    }
+
+    @Test
+    void oddKeysAreFilteredAndPagedExactly() {
+        store.createTableIfNotExists("odd");
+        String[] keys = {"", "'", "''", "%", "~", "a'b", "\uFFFE", "a\uFFFF", "a\uFFFFb", "\uD800\uDC00", "\uDBFF\uDFFF",
+            "\uE000", "A", "z", "a b", "+&="};
+        List<TableRow> expected = new ArrayList<>();
+        for (String pk : keys) {
+            List<TableRow> batch = new ArrayList<>();
+            for (String rk : keys) {
+                batch.add(new TableRow(pk, rk, List.of(new Property("v", EdmType.STRING, pk + "/" + rk))));
+            }
+            store.upsert("odd", pk, batch);
+            expected.addAll(batch);
+        }
+        for (Strategy strategy : Strategy.values()) {
+            LocalScan.Result result = LocalScan.run(store, "odd", KeyRange.ALL, strategy, 3, 2, null);
+            assertThat(result.rows()).containsExactlyInAnyOrderElementsOf(expected);
+        }
+        Page quote = store.query("odd", new PartitionRange("'", Bound.after("''")), new QueryOptions(100, null, null), null);
+        assertThat(quote.rows()).extracting(TableRow::rowKey).allMatch(rk -> rk.compareTo("''") > 0).isNotEmpty();
+    }
+
+    @Test
+    void continuationsDecodeToTheNextKeys() {
+        store.createTableIfNotExists("paging");
+        for (int p = 0; p < 3; p++) {
+            List<TableRow> batch = new ArrayList<>();
+            for (int r = 0; r < 5; r++) {
+                batch.add(new TableRow("p" + p, "r" + r, List.of()));
+            }
+            store.upsert("paging", "p" + p, batch);
+        }
+        Page first = store.query("paging", KeyRange.ALL, new QueryOptions(7, null, null), null);
+
+        assertThat(first.next().nextPartitionKey()).isEqualTo("p1");
+        assertThat(first.next().nextRowKey()).isEqualTo("r2");
+        Page second = store.query("paging", KeyRange.ALL, new QueryOptions(7, null, null), first.next());
+        assertThat(second.rows().get(0).rowKey()).isEqualTo("r2");
+    }
+
+    @Test
+    void failuresAreClassifiedWithoutSecrets() {
+        assertThatThrownBy(() -> store.query("missing", KeyRange.ALL, new QueryOptions(1, null, null), null))
+                .isInstanceOfSatisfying(TableStoreException.class, e -> {
+                    assertThat(e.status()).isEqualTo(404);
+                    assertThat(e.isTransient()).isFalse();
+                    assertThat(e.getMessage()).doesNotContain("AccountKey").doesNotContain("Eby8");
+                });
+        assertThat(store.tableExists("missing")).isFalse();
+        assertThatThrownBy(() -> store.upsert("types", "p", List.of(new TableRow("q", "r", List.of()))))
+                .isInstanceOf(TableStoreException.class).hasMessageContaining("one partition");
+        assertThatThrownBy(() -> AzureTableStore.fromConnectionString("garbage with secret!"))
+                .isInstanceOf(IllegalArgumentException.class).message().doesNotContain("secret!");
+    }
+}
