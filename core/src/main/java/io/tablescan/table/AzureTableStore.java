@@ -123,8 +123,9 @@ public final class AzureTableStore implements TableStore {
         try {
             return request.get();
         } catch (TableServiceException e) {
-            int status = e.getResponse().getStatusCode();
             String code = e.getValue() == null || e.getValue().getErrorCode() == null ? null : e.getValue().getErrorCode().toString();
+            // A failed batch (TableTransactionFailedException) carries the error code but no response.
+            int status = e.getResponse() != null ? e.getResponse().getStatusCode() : statusOf(code);
             throw new TableStoreException("HTTP " + status + (code == null ? "" : " " + code) + " on table " + table,
                     status, TableStoreException.isTransientStatus(status), null);
         } catch (HttpResponseException e) {
@@ -142,6 +143,21 @@ public final class AzureTableStore implements TableStore {
             throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName(),
                     0, true, null);
         }
+    }
+
+    /** The HTTP status the service sends with an error code, for errors reported without a response. */
+    static int statusOf(String code) {
+        if (code == null) {
+            return 400;
+        }
+        return switch (code) {
+            case "TableNotFound", "ResourceNotFound" -> 404;
+            case "ServerBusy" -> 503;
+            case "OperationTimedOut", "InternalError" -> 500;
+            case "AuthenticationFailed", "AuthorizationFailure", "AuthorizationPermissionMismatch" -> 403;
+            case "EntityAlreadyExists", "TableAlreadyExists", "TableBeingDeleted" -> 409;
+            default -> 400;
+        };
     }
 
     /** The SDK joins the NextPartitionKey and NextRowKey headers with ';'. */

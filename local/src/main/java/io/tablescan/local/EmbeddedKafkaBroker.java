@@ -94,6 +94,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
                 Map.entry("group.consumer.min.session.timeout.ms", "6000"),
                 Map.entry("group.consumer.session.timeout.ms", "10000"),
+                Map.entry("group.consumer.min.heartbeat.interval.ms", "500"),
                 Map.entry("group.consumer.heartbeat.interval.ms", "1000"),
                 // Entity batches can approach an entity's 1 MiB limit; topics raise max.message.bytes themselves.
                 Map.entry("message.max.bytes", "8388608"),

@@ -1,0 +1,71 @@
+package io.tablescan.cli;
+
+import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.ScanStrategy;
+import io.tablescan.schema.TableRef;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "copy", mixinStandardHelpOptions = true,
+        description = "Copies a table into another (created if missing) with all three workers in this process. "
+                + "Exit 0 only if the scan completes with no failures.")
+final class CopyCommand implements Callable<Integer> {
+    @Option(names = "--source-connection-string", required = true, description = "Connection string of the source account.")
+    String sourceConnectionString;
+
+    @Option(names = "--source-table", required = true)
+    String sourceTable;
+
+    @Option(names = "--dest-table", required = true)
+    String destTable;
+
+    @Option(names = "--dest-connection-string", description = "Connection string of the destination account (default: the source's).")
+    String destConnectionString;
+
+    @Option(names = "--kafka", description = "HOST:PORT of a Kafka cluster to use (default: an embedded broker).")
+    String kafka;
+
+    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
+    int pageSize;
+
+    @Option(names = "--strategy", defaultValue = "PREFIX", description = "PREFIX (parallel) or SERIAL (one chain, for comparison).")
+    ScanStrategy strategy;
+
+    @Override
+    public Integer call() {
+        Checks.tableName("--source-table", sourceTable);
+        Checks.tableName("--dest-table", destTable);
+        Checks.pageSize(pageSize);
+        TableStore source = Checks.store("--source-connection-string", sourceConnectionString);
+        TableStore dest = destConnectionString == null ? source
+                : Checks.store("--dest-connection-string", destConnectionString);
+        Checks.tableExists(source, sourceTable, "source");
+        try {
+            dest.createTableIfNotExists(destTable);
+        } catch (TableStoreException e) {
+            throw new UserError(e.status() == 0 ? UserError.UNREACHABLE : UserError.FAILED,
+                    "cannot create the destination table " + destTable + ": " + e.getMessage());
+        }
+        if (kafka != null) {
+            Checks.kafkaReachable(KafkaSettings.of(kafka));
+        }
+        Accounts accounts = new Accounts(name -> null).register("source", source).register("destination", dest);
+        var spec = ScanSpecs.copy(new TableRef("source", sourceTable), new TableRef("destination", destTable), pageSize,
+                strategy);
+        ProgressPrinter printer = new ProgressPrinter(System.out);
+        if (kafka != null) {
+            var outcome = CopyRun.run(kafka, accounts, spec, printer, Duration.ofDays(7));
+            return printer.summary(outcome.totals(), outcome.seconds());
+        }
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            var outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofDays(7));
+            return printer.summary(outcome.totals(), outcome.seconds());
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.tablescan.cli;
+
+import io.tablescan.scanner.TableRow;
+import io.tablescan.schema.EdmType;
+import io.tablescan.schema.Property;
+import io.tablescan.table.TableStore;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A package-catalog-like sample table: PartitionKeys like NuGet package ids (long shared prefixes such as
+ * "microsoft.extensions."), a few versions each as RowKeys, one big partition, and every EDM type.
+ */
+public final class SampleTable {
+    private static final String[] OWNERS = {"microsoft", "system", "newtonsoft", "serilog", "nunit", "xunit", "azure",
+        "amazon", "google", "castle", "autofac", "dapper", "polly", "humanizer", "moq", "nlog", "automapper", "mediatr",
+        "npgsql", "stackexchange"};
+    private static final String[] WORDS = {"extensions", "data", "core", "json", "logging", "http", "storage",
+        "abstractions", "client", "sql", "tables", "common", "runtime", "hosting", "configuration", "identity", "web",
+        "messaging", "diagnostics", "security"};
+    public static final String BIG_PARTITION = "zz.big.partition";
+
+    private SampleTable() {}
+
+    /** The rows of an n-row sample, in no particular order; deterministic for a given n. */
+    public static List<TableRow> rows(int n) {
+        Random random = new Random(n);
+        List<TableRow> rows = new ArrayList<>(n);
+        int big = n >= 1000 ? n / 10 : 0;
+        for (int i = 0; i < big; i++) {
+            rows.add(row(BIG_PARTITION, String.format("%09d", i), random));
+        }
+        int p = 0;
+        while (rows.size() < n) {
+            String id = OWNERS[random.nextInt(OWNERS.length)] + "." + WORDS[random.nextInt(WORDS.length)]
+                    + (random.nextBoolean() ? "." + WORDS[random.nextInt(WORDS.length)] : "") + "." + p++;
+            int versions = Math.min(1 + random.nextInt(8), n - rows.size());
+            for (int v = 0; v < versions; v++) {
+                rows.add(row(id, (v / 3) + "." + (v % 3) + "." + random.nextInt(10), random));
+            }
+        }
+        return rows;
+    }
+
+    static TableRow row(String partitionKey, String rowKey, Random random) {
+        byte[] hash = new byte[16];
+        random.nextBytes(hash);
+        double score = random.nextInt(50) == 0 ? Double.NaN : random.nextInt(4) == 0 ? random.nextInt(100) : random.nextDouble();
+        return new TableRow(partitionKey, rowKey, List.of(
+                new Property("Id", EdmType.STRING, partitionKey + "@" + rowKey),
+                new Property("Downloads", EdmType.INT64, random.nextLong(1L << 40)),
+                new Property("Major", EdmType.INT32, random.nextInt(20)),
+                new Property("Score", EdmType.DOUBLE, score),
+                new Property("Listed", EdmType.BOOLEAN, random.nextBoolean()),
+                new Property("Published", EdmType.DATETIME, 15_000_000_000_000_000L + random.nextLong(1L << 50)),
+                new Property("Guid", EdmType.GUID, new UUID(random.nextLong(), random.nextLong()).toString()),
+                new Property("Hash", EdmType.BINARY, ByteBuffer.wrap(hash))));
+    }
+
+    /** Writes rows in batches of one partition, {@code concurrency} batches at a time. */
+    public static void write(TableStore store, String table, List<TableRow> rows, int concurrency) {
+        store.createTableIfNotExists(table);
+        List<List<TableRow>> batches = new ArrayList<>();
+        List<TableRow> sorted = new ArrayList<>(rows);
+        sorted.sort(java.util.Comparator.comparing(TableRow::partitionKey).thenComparing(TableRow::rowKey));
+        List<TableRow> current = new ArrayList<>();
+        for (TableRow row : sorted) {
+            if (!current.isEmpty() && (current.size() == 100 || !current.get(0).partitionKey().equals(row.partitionKey()))) {
+                batches.add(current);
+                current = new ArrayList<>();
+            }
+            current.add(row);
+        }
+        if (!current.isEmpty()) {
+            batches.add(current);
+        }
+        Semaphore permits = new Semaphore(concurrency);
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (List<TableRow> batch : batches) {
+                futures.add(executor.submit(() -> {
+                    permits.acquireUninterruptibly();
+                    try {
+                        store.upsert(table, batch.get(0).partitionKey(), batch);
+                    } finally {
+                        permits.release();
+                    }
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot write the sample table: " + e.getMessage(), e);
+        }
+    }
+}

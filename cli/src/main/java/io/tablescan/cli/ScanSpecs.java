@@ -1,0 +1,33 @@
+package io.tablescan.cli;
+
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanStrategy;
+import io.tablescan.schema.TableRef;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Builds the spec of a new scan. */
+final class ScanSpecs {
+    static final int DEFAULT_PAGE_SIZE = 1000;
+    static final int DEFAULT_PAGE_BUDGET = 5;
+
+    private ScanSpecs() {}
+
+    static String newScanId() {
+        return "scan-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+    }
+
+    static ScanSpec copy(TableRef source, TableRef destination, int pageSize, ScanStrategy strategy) {
+        return ScanSpec.newBuilder()
+                .setScanId(newScanId())
+                .setSource(source)
+                .setDestination(destination)
+                .setStrategy(strategy)
+                .setPageSize(pageSize)
+                .setPageBudget(DEFAULT_PAGE_BUDGET)
+                .setCreatedAtMillis(System.currentTimeMillis())
+                .build();
+    }
+}

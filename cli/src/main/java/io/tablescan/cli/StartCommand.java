@@ -1,0 +1,80 @@
+package io.tablescan.cli;
+
+import io.tablescan.progress.ScanStarter;
+import io.tablescan.progress.ScanWatcher;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.ScanStrategy;
+import io.tablescan.schema.TableRef;
+import io.tablescan.table.Accounts;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "start", mixinStandardHelpOptions = true,
+        description = "Seeds a scan into a running cluster of workers and prints its scan id. The workers resolve "
+                + "the account aliases with their own TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING.")
+final class StartCommand implements Callable<Integer> {
+    @Option(names = "--kafka", required = true, description = "HOST:PORT of the Kafka cluster.")
+    String kafka;
+
+    @Option(names = "--source-account", required = true, description = "Account alias of the source.")
+    String sourceAccount;
+
+    @Option(names = "--source-table", required = true)
+    String sourceTable;
+
+    @Option(names = "--dest-account", required = true, description = "Account alias of the destination.")
+    String destAccount;
+
+    @Option(names = "--dest-table", required = true)
+    String destTable;
+
+    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
+    int pageSize;
+
+    @Option(names = "--strategy", defaultValue = "PREFIX", description = "PREFIX (parallel) or SERIAL.")
+    ScanStrategy strategy;
+
+    @Option(names = "--wait", description = "Wait until the scan is complete; exit like copy.")
+    boolean await;
+
+    @Override
+    public Integer call() {
+        Checks.tableName("--source-table", sourceTable);
+        Checks.tableName("--dest-table", destTable);
+        Checks.pageSize(pageSize);
+        KafkaSettings settings = KafkaSettings.of(kafka);
+        Checks.kafkaReachable(settings);
+        // When this machine has the source's credentials too, a missing source table is caught now.
+        Accounts local = Accounts.fromEnvironment();
+        if (System.getenv(Accounts.variable(sourceAccount)) != null) {
+            Checks.tableExists(local.get(sourceAccount), sourceTable, "source");
+        }
+        try (Admin admin = Admin.create(settings.admin())) {
+            new WorkerSettings(settings, local, 1, io.tablescan.table.RetryPolicy.DEFAULT, topicPartitions(),
+                    Optional.empty()).ensureTopics(admin);
+        }
+        var spec = ScanSpecs.copy(new TableRef(sourceAccount, sourceTable), new TableRef(destAccount, destTable),
+                pageSize, strategy);
+        ScanStarter.start(settings, spec);
+        System.out.println(spec.getScanId());
+        if (!await) {
+            return 0;
+        }
+        ProgressPrinter printer = new ProgressPrinter(System.out);
+        try (ScanWatcher watcher = new ScanWatcher(settings)) {
+            long start = System.nanoTime();
+            var totals = watcher.await(spec.getScanId(), Duration.ofDays(7), Duration.ofSeconds(2), printer::progress);
+            return printer.summary(totals, (System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    private static int topicPartitions() {
+        String value = System.getenv(WorkerSettings.TOPIC_PARTITIONS);
+        return value == null ? 12 : Integer.parseInt(value);
+    }
+}

@@ -1,0 +1,43 @@
+package io.tablescan.cli;
+
+import java.util.concurrent.CompletionException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** ./tablescan: the entry point. User mistakes print one line and exit non-zero; never a stack trace. */
+@Command(name = "tablescan", mixinStandardHelpOptions = true, version = "tablescan 0.1.0",
+        description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
+        subcommands = {DemoCommand.class, CopyCommand.class, StartCommand.class, WorkerCommand.class,
+            BrokerCommand.class})
+public final class TablescanCommand {
+    public static void main(String[] args) {
+        // Workers and the broker are services: they log what they do. The other commands print their own output.
+        boolean service = args.length > 0 && (args[0].equals("worker") || args[0].equals("broker"));
+        System.setProperty("TABLESCAN_LOG_LEVEL", service ? "INFO" : "WARN");
+        System.exit(execute(args));
+    }
+
+    public static int execute(String... args) {
+        CommandLine cli = new CommandLine(new TablescanCommand());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof UserError user) {
+                commandLine.getErr().println("tablescan: " + user.getMessage());
+                return user.exitCode();
+            }
+            commandLine.getErr().println("tablescan: unexpected error: " + cause);
+            if (System.getenv("TABLESCAN_DEBUG") != null) {
+                cause.printStackTrace(commandLine.getErr());
+            } else {
+                commandLine.getErr().println("tablescan: set TABLESCAN_DEBUG=1 for details");
+            }
+            return 70;
+        });
+        cli.setParameterExceptionHandler((e, args2) -> {
+            e.getCommandLine().getErr().println("tablescan: " + e.getMessage());
+            e.getCommandLine().getErr().println("see: tablescan " + e.getCommandLine().getCommandName() + " --help");
+            return UserError.USAGE;
+        });
+        return cli.execute(args);
+    }
+}

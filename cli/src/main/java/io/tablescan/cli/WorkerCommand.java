@@ -1,0 +1,28 @@
+package io.tablescan.cli;
+
+import io.tablescan.copy.CopyWorker;
+import io.tablescan.discovery.DiscoveryWorker;
+import io.tablescan.partition.PartitionWorker;
+import io.tablescan.runtime.WorkerLauncher;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "worker", mixinStandardHelpOptions = true,
+        description = "Runs one worker until SIGTERM, configured by environment variables (KAFKA_BOOTSTRAP_SERVERS, "
+                + "TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING, ...).")
+final class WorkerCommand implements Callable<Integer> {
+    enum Kind { discovery, partition, copy }
+
+    @Parameters(index = "0", description = "discovery, partition or copy")
+    Kind kind;
+
+    @Override
+    public Integer call() {
+        return switch (kind) {
+            case discovery -> WorkerLauncher.run("discovery", DiscoveryWorker::create);
+            case partition -> WorkerLauncher.run("partition", PartitionWorker::create);
+            case copy -> WorkerLauncher.run("copy", CopyWorker::create);
+        };
+    }
+}

@@ -1,0 +1,23 @@
+package io.tablescan.copy;
+
+import io.tablescan.runtime.Topics;
+import io.tablescan.runtime.WorkerLauncher;
+import io.tablescan.runtime.WorkerRuntime;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.EntityBatch;
+
+/** copy-worker: consumes entity batches and writes them to the scan's destination table. */
+public final class CopyWorker {
+    static final int MAX_POLL_RECORDS = 500;
+
+    private CopyWorker() {}
+
+    public static WorkerRuntime<EntityBatch> create(WorkerSettings settings) {
+        return WorkerRuntime.create(settings, "copy", Topics.ENTITY_BATCHES, new EntityBatchHandler(settings),
+                MAX_POLL_RECORDS);
+    }
+
+    public static void main(String[] args) {
+        System.exit(WorkerLauncher.run("copy", CopyWorker::create));
+    }
+}

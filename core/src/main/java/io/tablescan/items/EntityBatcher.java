@@ -1,0 +1,71 @@
+package io.tablescan.items;
+
+import io.tablescan.scanner.TableRow;
+import io.tablescan.schema.Entity;
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.Property;
+import io.tablescan.schema.ScanSpec;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Cuts rows (in key order) into entity batches that one table transaction can write: one PartitionKey, at
+ * most 100 rows, and an estimated request payload under 3.5 MiB (the service allows 4 MiB).
+ */
+public final class EntityBatcher {
+    public static final int MAX_ROWS = 100;
+    public static final long MAX_PAYLOAD_BYTES = 3_500_000;
+
+    private EntityBatcher() {}
+
+    public static List<EntityBatch> batches(ScanSpec spec, List<TableRow> rows) {
+        List<EntityBatch> batches = new ArrayList<>();
+        List<Entity> current = new ArrayList<>();
+        String partition = null;
+        String firstRow = null;
+        long bytes = 0;
+        for (TableRow row : rows) {
+            long size = estimate(row);
+            boolean full = current.size() == MAX_ROWS || bytes + size > MAX_PAYLOAD_BYTES;
+            if (!current.isEmpty() && (!row.partitionKey().equals(partition) || full)) {
+                batches.add(batch(spec, partition, firstRow, current));
+                current = new ArrayList<>();
+                bytes = 0;
+            }
+            if (current.isEmpty()) {
+                partition = row.partitionKey();
+                firstRow = row.rowKey();
+            }
+            current.add(new Entity(row.rowKey(), row.properties()));
+            bytes += size;
+        }
+        if (!current.isEmpty()) {
+            batches.add(batch(spec, partition, firstRow, current));
+        }
+        return batches;
+    }
+
+    private static EntityBatch batch(ScanSpec spec, String partition, String firstRow, List<Entity> entities) {
+        String lastRow = entities.get(entities.size() - 1).getRowKey();
+        return new EntityBatch(ItemIds.of(spec.getScanId(), "batch", partition, firstRow, lastRow), spec, partition,
+                entities);
+    }
+
+    /** A generous estimate of a row's JSON size in a batch request (UTF-8, escapes, base64, annotations). */
+    static long estimate(TableRow row) {
+        long bytes = 200 + 3L * (row.partitionKey().length() + row.rowKey().length());
+        for (Property p : row.properties()) {
+            bytes += 3L * p.getName().length() + 60;
+            Object v = p.getValue();
+            if (v instanceof CharSequence s) {
+                bytes += 6L * s.length();
+            } else if (v instanceof ByteBuffer b) {
+                bytes += 4L * b.remaining() / 3 + 4;
+            } else {
+                bytes += 32;
+            }
+        }
+        return bytes;
+    }
+}

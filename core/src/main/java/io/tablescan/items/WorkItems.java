@@ -1,0 +1,52 @@
+package io.tablescan.items;
+
+import io.tablescan.scanner.Bound;
+import io.tablescan.scanner.KeyRange;
+import io.tablescan.scanner.PartitionRange;
+import io.tablescan.scanner.ScanQuery;
+import io.tablescan.schema.KeyBound;
+import io.tablescan.schema.PartitionQuery;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanSpec;
+import org.apache.avro.specific.SpecificRecord;
+
+/** Translates between the scanner's bounds and the Avro work items that carry them through Kafka. */
+public final class WorkItems {
+    private WorkItems() {}
+
+    /** The item that starts a scan: its whole key space. */
+    public static PrefixQuery root(ScanSpec spec) {
+        return (PrefixQuery) item(spec, KeyRange.ALL, 0);
+    }
+
+    public static SpecificRecord item(ScanSpec spec, ScanQuery query, int depth) {
+        return switch (query) {
+            case KeyRange r -> new PrefixQuery(
+                    ItemIds.of(spec.getScanId(), "prefix", text(r.lower()), text(r.lowerRow()), r.upper()),
+                    spec, avro(r.lower()), avro(r.lowerRow()), r.upper(), depth);
+            case PartitionRange p -> new PartitionQuery(
+                    ItemIds.of(spec.getScanId(), "partition", p.partitionKey(), text(p.rowLower())),
+                    spec, p.partitionKey(), avro(p.rowLower()), depth);
+        };
+    }
+
+    public static KeyRange range(PrefixQuery item) {
+        return new KeyRange(bound(item.getLower()), bound(item.getLowerRow()), item.getUpper());
+    }
+
+    public static PartitionRange partition(PartitionQuery item) {
+        return new PartitionRange(item.getPartitionKey(), bound(item.getRowLower()));
+    }
+
+    private static Bound bound(KeyBound b) {
+        return b == null ? null : new Bound(b.getKey(), b.getInclusive());
+    }
+
+    private static KeyBound avro(Bound b) {
+        return b == null ? null : new KeyBound(b.key(), b.inclusive());
+    }
+
+    private static String text(Bound b) {
+        return b == null ? null : (b.inclusive() ? "ge:" : "gt:") + b.key();
+    }
+}

@@ -1,0 +1,38 @@
+package io.tablescan.progress;
+
+import io.tablescan.items.WorkItems;
+import io.tablescan.runtime.ItemKind;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.ScanEventBuilder;
+import io.tablescan.runtime.Topics;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanSpec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serializer;
+
+/** Starts a scan: its root item and its first event, in one transaction. */
+public final class ScanStarter {
+    private ScanStarter() {}
+
+    public static void start(KafkaSettings kafka, ScanSpec spec) {
+        Serializer<SpecificRecord> serializer = kafka.valueSerializer();
+        PrefixQuery root = WorkItems.root(spec);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(kafka.producer("tablescan-start-" + UUID.randomUUID()))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(Topics.PREFIX_QUERIES, ItemKind.key(root),
+                    serializer.serialize(Topics.PREFIX_QUERIES, root)));
+            var event = new ScanEventBuilder(spec.getScanId()).started(spec).emitted(ItemKind.PREFIX_QUERY).build();
+            producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS, spec.getScanId().getBytes(StandardCharsets.UTF_8),
+                    serializer.serialize(Topics.SCAN_EVENTS, event)));
+            producer.commitTransaction();
+            producer.close(Duration.ofSeconds(10));
+        }
+    }
+}

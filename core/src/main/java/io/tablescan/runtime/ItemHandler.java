@@ -1,0 +1,14 @@
+package io.tablescan.runtime;
+
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/** What a worker does with one work item. Failures throw; transient table errors are retried below this. */
+public interface ItemHandler<T extends SpecificRecord> {
+    Class<T> type();
+
+    Result handle(T item);
+
+    /** The items to emit and what the step did. */
+    record Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests) {}
+}

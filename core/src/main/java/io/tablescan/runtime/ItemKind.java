@@ -1,0 +1,61 @@
+package io.tablescan.runtime;
+
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.PartitionQuery;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanSpec;
+import java.nio.charset.StandardCharsets;
+import org.apache.avro.specific.SpecificRecord;
+
+/** The three kinds of work item: where each is sent, how it is keyed, what it carries. */
+public enum ItemKind {
+    PREFIX_QUERY(Topics.PREFIX_QUERIES),
+    PARTITION_QUERY(Topics.PARTITION_QUERIES),
+    ENTITY_BATCH(Topics.ENTITY_BATCHES);
+
+    public final String topic;
+
+    ItemKind(String topic) {
+        this.topic = topic;
+    }
+
+    public static ItemKind of(SpecificRecord item) {
+        return switch (item) {
+            case PrefixQuery q -> PREFIX_QUERY;
+            case PartitionQuery q -> PARTITION_QUERY;
+            case EntityBatch b -> ENTITY_BATCH;
+            default -> throw new IllegalArgumentException("not a work item: " + item.getSchema().getFullName());
+        };
+    }
+
+    public static ScanSpec spec(SpecificRecord item) {
+        return switch (item) {
+            case PrefixQuery q -> q.getSpec();
+            case PartitionQuery q -> q.getSpec();
+            case EntityBatch b -> b.getSpec();
+            default -> throw new IllegalArgumentException("not a work item: " + item.getSchema().getFullName());
+        };
+    }
+
+    public static int depth(SpecificRecord item) {
+        return switch (item) {
+            case PrefixQuery q -> q.getDepth();
+            case PartitionQuery q -> q.getDepth();
+            default -> 0;
+        };
+    }
+
+    /**
+     * The record key: entity batches by PartitionKey, so one partition's batches stay in order on one topic
+     * partition; queries by item id, to spread them.
+     */
+    public static byte[] key(SpecificRecord item) {
+        String key = switch (item) {
+            case PrefixQuery q -> q.getItemId();
+            case PartitionQuery q -> q.getItemId();
+            case EntityBatch b -> b.getPartitionKey();
+            default -> throw new IllegalArgumentException("not a work item: " + item.getSchema().getFullName());
+        };
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+}

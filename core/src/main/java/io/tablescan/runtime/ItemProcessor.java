@@ -1,0 +1,84 @@
+package io.tablescan.runtime;
+
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.table.RetryingTableStore.FailedRequestException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Turns one consumed record into what the transaction must write: the emitted items (already serialized, so
+ * an oversized output fails its own item, not the whole transaction), or a dead letter with the reason.
+ */
+final class ItemProcessor<T extends SpecificRecord> {
+    /** Outputs of one record, and its contribution to its scan's event. */
+    record Outcome(List<ProducerRecord<byte[], byte[]>> records, String scanId, ItemKind kind, int depth,
+            ItemHandler.Result result, String error) {}
+
+    private final String worker;
+    private final ItemHandler<T> handler;
+    private final Serializer<SpecificRecord> serializer;
+    private final Deserializer<SpecificRecord> deserializer;
+    private final Semaphore inFlight;
+
+    ItemProcessor(String worker, ItemHandler<T> handler, Serializer<SpecificRecord> serializer,
+            Deserializer<SpecificRecord> deserializer, int maxInFlight) {
+        this.worker = worker;
+        this.handler = handler;
+        this.serializer = serializer;
+        this.deserializer = deserializer;
+        this.inFlight = new Semaphore(maxInFlight);
+    }
+
+    Outcome process(ConsumerRecord<byte[], byte[]> record) {
+        T item;
+        try {
+            SpecificRecord decoded = deserializer.deserialize(record.topic(), record.headers(), record.value());
+            if (!handler.type().isInstance(decoded)) {
+                throw new IllegalArgumentException("expected " + handler.type().getSimpleName() + " on " + record.topic()
+                        + ", got " + (decoded == null ? "null" : decoded.getSchema().getName()));
+            }
+            item = handler.type().cast(decoded);
+        } catch (RuntimeException e) {
+            // Belongs to no scan we can name: parked, not counted.
+            return new Outcome(List.of(DeadLetters.of(record, null, e, 1, worker)), null, null, 0, null, null);
+        }
+        ScanSpec spec = ItemKind.spec(item);
+        ItemKind kind = ItemKind.of(item);
+        try {
+            ItemHandler.Result result = handleBounded(item);
+            List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(result.emitted().size());
+            for (SpecificRecord emitted : result.emitted()) {
+                String topic = ItemKind.of(emitted).topic;
+                byte[] value = serializer.serialize(topic, emitted);
+                if (value.length > Topics.MAX_MESSAGE_BYTES - 65_536) {
+                    throw new IllegalStateException("an emitted " + ItemKind.of(emitted) + " is too large: " + value.length + " bytes");
+                }
+                out.add(new ProducerRecord<>(topic, ItemKind.key(emitted), value));
+            }
+            return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        } catch (RuntimeException e) {
+            int attempts = e instanceof FailedRequestException f ? f.attempts() : 1;
+            String error = e.getClass().getSimpleName() + ": " + e.getMessage();
+            return new Outcome(List.of(DeadLetters.of(record, spec.getScanId(), e, attempts, worker)),
+                    spec.getScanId(), kind, ItemKind.depth(item), null, error);
+        }
+    }
+
+    private ItemHandler.Result handleBounded(T item) throws InterruptedException {
+        inFlight.acquire();
+        try {
+            return handler.handle(item);
+        } finally {
+            inFlight.release();
+        }
+    }
+}

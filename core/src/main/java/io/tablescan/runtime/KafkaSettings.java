@@ -1,0 +1,140 @@
+package io.tablescan.runtime;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import io.tablescan.serde.AvroSingleObjectDeserializer;
+import io.tablescan.serde.AvroSingleObjectSerializer;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Kafka client settings. Every environment variable {@code KAFKA_<NAME>} becomes the client property
+ * {@code <name>} with underscores as dots ({@code KAFKA_SECURITY_PROTOCOL=SASL_SSL} sets
+ * {@code security.protocol}), so TLS, SASL and any other client setting pass through unchanged.
+ */
+public final class KafkaSettings {
+    /** Conventional variables of Kafka's own scripts, not client settings. */
+    private static final Set<String> NOT_CLIENT_SETTINGS =
+            Set.of("KAFKA_HEAP_OPTS", "KAFKA_OPTS", "KAFKA_JVM_PERFORMANCE_OPTS", "KAFKA_LOG4J_OPTS", "KAFKA_DEBUG");
+
+    private final Properties common;
+
+    private KafkaSettings(Properties common) {
+        this.common = common;
+    }
+
+    public static KafkaSettings fromEnvironment(Map<String, String> env) {
+        Properties props = new Properties();
+        env.forEach((name, value) -> {
+            if (name.startsWith("KAFKA_") && !NOT_CLIENT_SETTINGS.contains(name)) {
+                props.put(name.substring(6).toLowerCase(Locale.ROOT).replace('_', '.'), value);
+            }
+        });
+        if (!props.containsKey("bootstrap.servers")) {
+            throw new IllegalArgumentException("KAFKA_BOOTSTRAP_SERVERS is not set");
+        }
+        return new KafkaSettings(props);
+    }
+
+    public static KafkaSettings of(String bootstrapServers) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", bootstrapServers);
+        return new KafkaSettings(props);
+    }
+
+    public KafkaSettings with(String key, String value) {
+        Properties props = new Properties();
+        props.putAll(common);
+        props.put(key, value);
+        return new KafkaSettings(props);
+    }
+
+    public String bootstrapServers() {
+        return common.getProperty("bootstrap.servers");
+    }
+
+    public String get(String key) {
+        return common.getProperty(key);
+    }
+
+    public Properties admin() {
+        Properties props = copy();
+        props.putIfAbsent("request.timeout.ms", "15000");
+        props.putIfAbsent("default.api.timeout.ms", "30000");
+        return props;
+    }
+
+    /** A transactional producer of raw bytes: values are serialized by the configured serializer. */
+    public Properties producer(String transactionalId) {
+        Properties props = copy();
+        props.put("transactional.id", transactionalId);
+        props.put("key.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer");
+        props.put("value.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer");
+        props.putIfAbsent("linger.ms", "5");
+        props.putIfAbsent("batch.size", "262144");
+        props.putIfAbsent("compression.type", "lz4");
+        props.putIfAbsent("max.request.size", Integer.toString(Topics.MAX_MESSAGE_BYTES));
+        props.putIfAbsent("delivery.timeout.ms", "120000");
+        return props;
+    }
+
+    /** A consumer of raw bytes that sees only committed records and never commits by itself. */
+    public Properties consumer(String groupId, int maxPollRecords) {
+        Properties props = copy();
+        props.put("group.id", groupId);
+        props.put("key.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer");
+        props.put("value.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer");
+        props.put("enable.auto.commit", "false");
+        props.put("isolation.level", "read_committed");
+        props.putIfAbsent("group.protocol", "consumer"); // KIP-848; set KAFKA_GROUP_PROTOCOL=classic for old brokers
+        props.putIfAbsent("auto.offset.reset", "earliest");
+        props.putIfAbsent("max.poll.records", Integer.toString(maxPollRecords));
+        props.putIfAbsent("max.partition.fetch.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES));
+        return props;
+    }
+
+    /** The serializer named by {@code value.serializer} (Confluent's, with a registry), else Avro single-object. */
+    @SuppressWarnings("unchecked")
+    public Serializer<SpecificRecord> valueSerializer() {
+        Serializer<SpecificRecord> serializer = common.containsKey("value.serializer")
+                ? instance("value.serializer", Serializer.class) : new AvroSingleObjectSerializer();
+        serializer.configure(configs(), false);
+        return serializer;
+    }
+
+    /** The deserializer named by {@code value.deserializer}, else Avro single-object. */
+    @SuppressWarnings("unchecked")
+    public Deserializer<SpecificRecord> valueDeserializer() {
+        Deserializer<SpecificRecord> deserializer = common.containsKey("value.deserializer")
+                ? instance("value.deserializer", Deserializer.class) : new AvroSingleObjectDeserializer();
+        deserializer.configure(configs(), false);
+        return deserializer;
+    }
+
+    private <T> T instance(String key, Class<T> type) {
+        String className = common.getProperty(key);
+        try {
+            return type.cast(Class.forName(className).getDeclaredConstructor().newInstance());
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalArgumentException(key + ": cannot create " + className + " (is its jar on the class path?)");
+        }
+    }
+
+    private Map<String, Object> configs() {
+        Map<String, Object> configs = new java.util.HashMap<>();
+        common.forEach((k, v) -> configs.put(k.toString(), v));
+        configs.putIfAbsent("specific.avro.reader", "true");
+        return configs;
+    }
+
+    private Properties copy() {
+        Properties props = new Properties();
+        props.putAll(common);
+        props.remove("value.serializer");
+        props.remove("value.deserializer");
+        return props;
+    }
+}

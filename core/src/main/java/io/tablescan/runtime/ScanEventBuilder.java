@@ -1,0 +1,59 @@
+package io.tablescan.runtime;
+
+import io.tablescan.schema.ItemCounts;
+import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanSpec;
+
+/** Sums what one transaction did for one scan into a single scan event. */
+public final class ScanEventBuilder {
+    private final String scanId;
+    private ScanSpec startedSpec;
+    private final int[] emitted = new int[3];
+    private final int[] done = new int[3];
+    private final int[] failed = new int[3];
+    private long rowsRead;
+    private long rowsWritten;
+    private long requests;
+    private int maxDepth;
+    private String firstError;
+
+    public ScanEventBuilder(String scanId) {
+        this.scanId = scanId;
+    }
+
+    public ScanEventBuilder started(ScanSpec spec) {
+        this.startedSpec = spec;
+        return this;
+    }
+
+    public ScanEventBuilder emitted(ItemKind kind) {
+        emitted[kind.ordinal()]++;
+        return this;
+    }
+
+    public ScanEventBuilder done(ItemKind kind, int depth, ItemHandler.Result result) {
+        done[kind.ordinal()]++;
+        maxDepth = Math.max(maxDepth, depth);
+        rowsRead += result.rowsRead();
+        rowsWritten += result.rowsWritten();
+        requests += result.requests();
+        return this;
+    }
+
+    public ScanEventBuilder failed(ItemKind kind, String error) {
+        failed[kind.ordinal()]++;
+        if (firstError == null) {
+            firstError = error;
+        }
+        return this;
+    }
+
+    public ScanEvent build() {
+        return new ScanEvent(scanId, System.currentTimeMillis(), startedSpec, counts(emitted), counts(done),
+                counts(failed), rowsRead, rowsWritten, requests, maxDepth, firstError);
+    }
+
+    private static ItemCounts counts(int[] c) {
+        return new ItemCounts(c[0], c[1], c[2]);
+    }
+}

@@ -1,0 +1,72 @@
+package io.tablescan.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** The pipeline's topics. Every worker and the tool create them if missing, with the same settings. */
+public final class Topics {
+    public static final String PREFIX_QUERIES = "tablescan.prefix-queries";
+    public static final String PARTITION_QUERIES = "tablescan.partition-queries";
+    public static final String ENTITY_BATCHES = "tablescan.entity-batches";
+    public static final String SCAN_EVENTS = "tablescan.scan-events";
+    public static final String DEAD_LETTERS = "tablescan.dead-letters";
+    public static final List<String> ALL = List.of(PREFIX_QUERIES, PARTITION_QUERIES, ENTITY_BATCHES, SCAN_EVENTS, DEAD_LETTERS);
+
+    /** Room for an entity batch near the service's 4 MiB transaction limit, with Avro and header overhead. */
+    public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+    private Topics() {}
+
+    /**
+     * Creates the missing topics, then waits until every partition answers a offset query: producing right
+     * after creation can hit KAFKA-15591 (endless OutOfOrderSequenceException, dropped batches).
+     */
+    public static void ensure(Admin admin, int partitions, java.util.Optional<Short> replication, Duration deadline) {
+        List<NewTopic> topics = new ArrayList<>();
+        for (String name : ALL) {
+            NewTopic topic = new NewTopic(name, java.util.Optional.of(partitions), replication);
+            topic.configs(Map.of("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES)));
+            topics.add(topic);
+        }
+        admin.createTopics(topics).values().forEach((name, future) -> {
+            try {
+                future.get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        });
+        long end = System.nanoTime() + deadline.toNanos();
+        while (true) {
+            try {
+                Map<String, TopicDescription> described = admin.describeTopics(ALL).allTopicNames().get();
+                Map<TopicPartition, OffsetSpec> request = described.values().stream()
+                        .flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
+                        .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+                admin.listOffsets(request).all().get();
+                return;
+            } catch (ExecutionException e) {
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException("topics are not ready: " + e.getCause().getMessage());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package io.tablescan.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.Serializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consume, process, produce: one Kafka transaction per poll. The records of a poll are processed
+ * concurrently on virtual threads (records with the same key in order), then their outputs, their dead
+ * letters, one scan event per scan and the consumed offsets are committed atomically. A failure before the
+ * commit aborts it and rewinds, so every record is processed until its effects are committed: at least once,
+ * and exactly once for everything written to Kafka.
+ */
+public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
+
+    private final String worker;
+    private final String inputTopic;
+    private final Consumer<byte[], byte[]> consumer;
+    private final java.util.function.Supplier<Producer<byte[], byte[]>> producers;
+    private final ItemProcessor<T> processor;
+    private final Serializer<SpecificRecord> serializer;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicLong processed = new AtomicLong();
+    private volatile boolean running = true;
+    private Producer<byte[], byte[]> producer;
+
+    public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
+            java.util.function.Supplier<Producer<byte[], byte[]>> producers, Serializer<SpecificRecord> serializer,
+            org.apache.kafka.common.serialization.Deserializer<SpecificRecord> deserializer, int maxInFlight) {
+        this.worker = worker;
+        this.inputTopic = inputTopic;
+        this.consumer = consumer;
+        this.producers = producers;
+        this.serializer = serializer;
+        this.processor = new ItemProcessor<>(worker, handler, serializer, deserializer, maxInFlight);
+    }
+
+    /** A runtime with real Kafka clients, from the worker's settings. */
+    public static <T extends SpecificRecord> WorkerRuntime<T> create(WorkerSettings settings, String worker,
+            String inputTopic, ItemHandler<T> handler, int maxPollRecords) {
+        KafkaSettings kafka = settings.kafka();
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(kafka.consumer("tablescan-" + worker, maxPollRecords));
+        // One transactional id per instance; zombies are fenced through the consumer group metadata (KIP-447).
+        String transactionalId = "tablescan-" + worker + "-" + UUID.randomUUID();
+        return new WorkerRuntime<>(worker, inputTopic, handler, consumer,
+                () -> new KafkaProducer<>(kafka.producer(transactionalId)), kafka.valueSerializer(),
+                kafka.valueDeserializer(), settings.maxInFlight());
+    }
+
+    @Override
+    public void run() {
+        try {
+            producer = producers.get();
+            producer.initTransactions();
+            consumer.subscribe(List.of(inputTopic));
+            LOG.info("{} worker consuming {}", worker, inputTopic);
+            while (running) {
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(Duration.ofMillis(500));
+                } catch (WakeupException e) {
+                    break;
+                }
+                if (!records.isEmpty()) {
+                    processAndCommit(records);
+                }
+            }
+        } finally {
+            closeClients();
+            stopped.countDown();
+        }
+    }
+
+    /** Items this instance has processed and committed. */
+    public long processed() {
+        return processed.get();
+    }
+
+    private void processAndCommit(ConsumerRecords<byte[], byte[]> records) {
+        List<ConsumerRecord<byte[], byte[]>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        List<ItemProcessor.Outcome> outcomes = processConcurrently(list);
+        try {
+            producer.beginTransaction();
+            Map<String, ScanEventBuilder> events = new LinkedHashMap<>();
+            for (ItemProcessor.Outcome outcome : outcomes) {
+                outcome.records().forEach(producer::send);
+                count(outcome, events);
+            }
+            events.forEach((scanId, event) -> producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS,
+                    scanId.getBytes(StandardCharsets.UTF_8), serializer.serialize(Topics.SCAN_EVENTS, event.build()))));
+            producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
+            producer.commitTransaction();
+            processed.addAndGet(list.size());
+        } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {
+            LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying the batch", worker, e.toString());
+            producer.close(Duration.ZERO);
+            producer = producers.get();
+            producer.initTransactions();
+            rewind(records);
+        } catch (KafkaException e) {
+            LOG.warn("{} worker: transaction failed ({}), replaying the batch", worker, e.toString());
+            try {
+                producer.abortTransaction();
+            } catch (KafkaException abortFailure) {
+                producer.close(Duration.ZERO);
+                producer = producers.get();
+                producer.initTransactions();
+            }
+            rewind(records);
+        }
+    }
+
+    private List<ItemProcessor.Outcome> processConcurrently(List<ConsumerRecord<byte[], byte[]>> list) {
+        // Records with the same key (one table partition's batches) are processed in order, others in parallel.
+        Map<List<Object>, List<Integer>> byKey = new LinkedHashMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            ConsumerRecord<byte[], byte[]> r = list.get(i);
+            byKey.computeIfAbsent(List.of(r.partition(), r.key() == null ? List.of() : Arrays.hashCode(r.key())),
+                    k -> new ArrayList<>()).add(i);
+        }
+        ItemProcessor.Outcome[] outcomes = new ItemProcessor.Outcome[list.size()];
+        List<Future<?>> futures = new ArrayList<>();
+        for (List<Integer> group : byKey.values()) {
+            futures.add(executor.submit(() -> group.forEach(i -> outcomes[i] = processor.process(list.get(i)))));
+        }
+        for (Future<?> future : futures) {
+            try {
+                future.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while processing");
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("unexpected processing failure", e.getCause());
+            }
+        }
+        return Arrays.asList(outcomes);
+    }
+
+    private static void count(ItemProcessor.Outcome outcome, Map<String, ScanEventBuilder> events) {
+        if (outcome.scanId() == null) {
+            return;
+        }
+        ScanEventBuilder event = events.computeIfAbsent(outcome.scanId(), ScanEventBuilder::new);
+        if (outcome.error() != null) {
+            event.failed(outcome.kind(), outcome.error());
+            return;
+        }
+        event.done(outcome.kind(), outcome.depth(), outcome.result());
+        outcome.result().emitted().forEach(item -> event.emitted(ItemKind.of(item)));
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<byte[], byte[]> records) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> part = records.records(tp);
+            offsets.put(tp, new OffsetAndMetadata(part.get(part.size() - 1).offset() + 1));
+        }
+        return offsets;
+    }
+
+    private void rewind(ConsumerRecords<byte[], byte[]> records) {
+        for (TopicPartition tp : records.partitions()) {
+            if (consumer.assignment().contains(tp)) {
+                consumer.seek(tp, records.records(tp).get(0).offset());
+            }
+        }
+    }
+
+    private void closeClients() {
+        try {
+            consumer.close(); // leaves the group so its partitions move at once
+        } catch (RuntimeException e) {
+            LOG.debug("closing consumer", e);
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+        executor.shutdownNow();
+    }
+
+    /** Stops after the batch in hand is committed (or abandoned), then leaves the group. */
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            stopped.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

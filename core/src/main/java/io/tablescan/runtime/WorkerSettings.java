@@ -1,0 +1,92 @@
+package io.tablescan.runtime;
+
+import io.tablescan.table.Accounts;
+import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableStore;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A worker's configuration, from environment variables (the same names in docker-compose and the README):
+ * {@code KAFKA_*} client settings, {@code TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING} per account, and
+ * {@code TABLESCAN_MAX_IN_FLIGHT}, {@code TABLESCAN_MAX_ATTEMPTS}, {@code TABLESCAN_TOPIC_PARTITIONS},
+ * {@code TABLESCAN_TOPIC_REPLICATION}.
+ */
+public final class WorkerSettings {
+    public static final String MAX_IN_FLIGHT = "TABLESCAN_MAX_IN_FLIGHT";
+    public static final String MAX_ATTEMPTS = "TABLESCAN_MAX_ATTEMPTS";
+    public static final String TOPIC_PARTITIONS = "TABLESCAN_TOPIC_PARTITIONS";
+    public static final String TOPIC_REPLICATION = "TABLESCAN_TOPIC_REPLICATION";
+
+    private final KafkaSettings kafka;
+    private final Accounts accounts;
+    private final int maxInFlight;
+    private final RetryPolicy retry;
+    private final int topicPartitions;
+    private final Optional<Short> topicReplication;
+    private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
+
+    public WorkerSettings(KafkaSettings kafka, Accounts accounts, int maxInFlight, RetryPolicy retry,
+            int topicPartitions, Optional<Short> topicReplication) {
+        this.kafka = kafka;
+        this.accounts = accounts;
+        this.maxInFlight = maxInFlight;
+        this.retry = retry;
+        this.topicPartitions = topicPartitions;
+        this.topicReplication = topicReplication;
+    }
+
+    public KafkaSettings kafka() {
+        return kafka;
+    }
+
+    public int maxInFlight() {
+        return maxInFlight;
+    }
+
+    public static WorkerSettings fromEnvironment(Map<String, String> env) {
+        int attempts = positive(env, MAX_ATTEMPTS, 8);
+        String replication = env.get(TOPIC_REPLICATION);
+        return new WorkerSettings(KafkaSettings.fromEnvironment(env), new Accounts(env::get),
+                positive(env, MAX_IN_FLIGHT, 32),
+                new RetryPolicy(attempts, RetryPolicy.DEFAULT.firstDelay(), RetryPolicy.DEFAULT.maxDelay()),
+                positive(env, TOPIC_PARTITIONS, 12),
+                replication == null ? Optional.empty() : Optional.of((short) positive(env, TOPIC_REPLICATION, 1)));
+    }
+
+    /** Settings for a local run: an embedded broker and accounts bound in code. */
+    public static WorkerSettings local(String bootstrapServers, Accounts accounts) {
+        return new WorkerSettings(KafkaSettings.of(bootstrapServers), accounts, 32, RetryPolicy.DEFAULT, 6,
+                Optional.empty());
+    }
+
+    private static int positive(Map<String, String> env, String name, int fallback) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n < 1) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a positive whole number, got '" + value + "'");
+        }
+    }
+
+    /** The account's table store, retrying transient failures by this worker's policy. */
+    public TableStore store(String alias) {
+        return stores.computeIfAbsent(alias.toLowerCase(java.util.Locale.ROOT),
+                key -> new RetryingTableStore(accounts.get(alias), retry));
+    }
+
+    /** Creates the pipeline's topics if missing. */
+    public void ensureTopics(org.apache.kafka.clients.admin.Admin admin) {
+        Topics.ensure(admin, topicPartitions, topicReplication, Duration.ofSeconds(60));
+    }
+}

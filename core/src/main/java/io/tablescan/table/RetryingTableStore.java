@@ -1,0 +1,90 @@
+package io.tablescan.table;
+
+import io.tablescan.scanner.Continuation;
+import io.tablescan.scanner.Page;
+import io.tablescan.scanner.ScanQuery;
+import io.tablescan.scanner.TableRow;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Retries each request that failed transiently (throttling, timeouts, I/O), with backoff. A permanent
+ * failure, or a transient one past the policy's attempts, is thrown with the attempts it took.
+ */
+public final class RetryingTableStore implements TableStore {
+    private static final AtomicLong RETRIES = new AtomicLong();
+
+    private final TableStore store;
+    private final RetryPolicy policy;
+
+    public RetryingTableStore(TableStore store, RetryPolicy policy) {
+        this.store = store;
+        this.policy = policy;
+    }
+
+    /** Retries made by every instance in this process. */
+    public static long retries() {
+        return RETRIES.get();
+    }
+
+    @Override
+    public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
+        return retry(() -> store.query(table, query, options, from));
+    }
+
+    @Override
+    public void upsert(String table, String partitionKey, List<TableRow> rows) {
+        retry(() -> {
+            store.upsert(table, partitionKey, rows);
+            return null;
+        });
+    }
+
+    @Override
+    public void createTableIfNotExists(String table) {
+        retry(() -> {
+            store.createTableIfNotExists(table);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean tableExists(String table) {
+        return retry(() -> store.tableExists(table));
+    }
+
+    private <T> T retry(Supplier<T> request) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return request.get();
+            } catch (TableStoreException e) {
+                if (!e.isTransient() || attempt >= policy.maxAttempts()) {
+                    throw new FailedRequestException(e, attempt);
+                }
+                RETRIES.incrementAndGet();
+                try {
+                    Thread.sleep(policy.delay(attempt)); // backoff between attempts of one request
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new FailedRequestException(e, attempt);
+                }
+            }
+        }
+    }
+
+    /** A request that failed for good, and how many attempts it took. */
+    public static final class FailedRequestException extends TableStoreException {
+        private final int attempts;
+
+        FailedRequestException(TableStoreException cause, int attempts) {
+            super(cause.getMessage() + (attempts > 1 ? " (after " + attempts + " attempts)" : ""), cause.status(),
+                    cause.isTransient(), cause);
+            this.attempts = attempts;
+        }
+
+        public int attempts() {
+            return attempts;
+        }
+    }
+}

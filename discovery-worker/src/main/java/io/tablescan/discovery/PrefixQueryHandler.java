@@ -1,0 +1,39 @@
+package io.tablescan.discovery;
+
+import io.tablescan.items.StepItems;
+import io.tablescan.items.WorkItems;
+import io.tablescan.runtime.ItemHandler;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.scanner.KeyRange;
+import io.tablescan.scanner.PageReader;
+import io.tablescan.scanner.PrefixStep;
+import io.tablescan.scanner.SerialStep;
+import io.tablescan.scanner.StepResult;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanStrategy;
+
+/** Runs one bounded step over a PartitionKey range: its rows as batches, its discoveries as new items. */
+public final class PrefixQueryHandler implements ItemHandler<PrefixQuery> {
+    private final WorkerSettings settings;
+
+    public PrefixQueryHandler(WorkerSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public Class<PrefixQuery> type() {
+        return PrefixQuery.class;
+    }
+
+    @Override
+    public Result handle(PrefixQuery item) {
+        ScanSpec spec = item.getSpec();
+        PageReader reader = StepItems.reader(settings.store(spec.getSource().getAccount()), spec);
+        KeyRange range = WorkItems.range(item);
+        StepResult step = spec.getStrategy() == ScanStrategy.SERIAL
+                ? SerialStep.run(range, spec.getPageBudget(), reader)
+                : PrefixStep.run(range, spec.getPageBudget(), reader);
+        return StepItems.result(spec, step, item.getDepth());
+    }
+}

@@ -1,0 +1,31 @@
+package io.tablescan.partition;
+
+import io.tablescan.items.StepItems;
+import io.tablescan.items.WorkItems;
+import io.tablescan.runtime.ItemHandler;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.scanner.PartitionStep;
+import io.tablescan.schema.PartitionQuery;
+import io.tablescan.schema.ScanSpec;
+
+/** Pages one partition for a bounded number of pages: its rows as batches, its remainder as a new item. */
+public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> {
+    private final WorkerSettings settings;
+
+    public PartitionQueryHandler(WorkerSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public Class<PartitionQuery> type() {
+        return PartitionQuery.class;
+    }
+
+    @Override
+    public Result handle(PartitionQuery item) {
+        ScanSpec spec = item.getSpec();
+        var step = PartitionStep.run(WorkItems.partition(item), spec.getPageBudget(),
+                StepItems.reader(settings.store(spec.getSource().getAccount()), spec));
+        return StepItems.result(spec, step, item.getDepth());
+    }
+}

@@ -1,0 +1,23 @@
+package io.tablescan.partition;
+
+import io.tablescan.runtime.Topics;
+import io.tablescan.runtime.WorkerLauncher;
+import io.tablescan.runtime.WorkerRuntime;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.PartitionQuery;
+
+/** partition-worker: consumes partition queries; emits entity batches and partition remainders. */
+public final class PartitionWorker {
+    static final int MAX_POLL_RECORDS = 64;
+
+    private PartitionWorker() {}
+
+    public static WorkerRuntime<PartitionQuery> create(WorkerSettings settings) {
+        return WorkerRuntime.create(settings, "partition", Topics.PARTITION_QUERIES,
+                new PartitionQueryHandler(settings), MAX_POLL_RECORDS);
+    }
+
+    public static void main(String[] args) {
+        System.exit(WorkerLauncher.run("partition", PartitionWorker::create));
+    }
+}
