@@ -140,9 +140,16 @@ public final class AzureTableStore implements TableStore {
                 root = root.getCause();
             }
             // Reached no service: connection refused, reset, timeout, DNS. Worth retrying.
-            throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName(),
-                    0, true, null);
+            throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName()
+                    + (root.getMessage() == null ? "" : " " + withoutQuery(root.getMessage())), 0, true, null);
         }
+    }
+
+    /** Cuts a message at the first '?', so that a URL's query (a SAS token) is never repeated. */
+    static String withoutQuery(String message) {
+        int q = message.indexOf('?');
+        String cut = q < 0 ? message : message.substring(0, q) + "?...";
+        return cut.length() > 200 ? cut.substring(0, 200) + "..." : cut;
     }
 
     /** The HTTP status the service sends with an error code, for errors reported without a response. */

@@ -1,0 +1,61 @@
+package io.tablescan.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs ./tablescan commands as separate JVMs on this test's class path; stops them all on close. */
+final class ChildProcesses implements AutoCloseable {
+    private final List<Process> processes = new ArrayList<>();
+    private final Path logs;
+
+    ChildProcesses(String name) {
+        try {
+            logs = Files.createDirectories(Path.of("target", "child-logs", name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    Process start(String label, Map<String, String> env, String... args) {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), TablescanCommand.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(logs.resolve(label + ".log").toFile());
+        builder.environment().putAll(env);
+        try {
+            Process process = builder.start();
+            processes.add(process);
+            return process;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    File log(String label) {
+        return logs.resolve(label + ".log").toFile();
+    }
+
+    /** SIGTERM to every child (graceful stop), then SIGKILL to any still running after 30 s. */
+    @Override
+    public void close() {
+        processes.forEach(Process::destroy);
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The command line as a user meets it: the copy command end to end, and one clear line for each mistake. */
+class CliIT {
+    record Run(int exitCode, String out, String err) {}
+
+    static synchronized Run run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = TablescanCommand.execute(args);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void copyCommandCopiesWithAnEmbeddedBrokerAndReportsFigures() {
+        var store = LocalServices.store();
+        SampleTable.write(store, "clisource", SampleTable.rows(2_000), 8);
+
+        Run run = run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "clisource", "--dest-table", "clicopy", "--page-size", "250");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("completed").contains("rows read:     2,000").contains("rows written:  2,000")
+                .contains("rows/s:");
+        assertThat(TableComparer.compare(store, "clisource", store, "clicopy").equal()).isTrue();
+        assertThat(run.out() + run.err()).doesNotContain("AccountKey").doesNotContain("Eby8vdM02");
+    }
+
+    @Test
+    void userMistakesGetOneLineAndADistinctExitCode() {
+        String azurite = LocalServices.azurite().connectionString();
+        assertOneLine(run("copy", "--source-connection-string", "nonsense", "--source-table", "abc", "--dest-table",
+                "def"), 2, "malformed connection string");
+        assertOneLine(run("copy", "--source-connection-string", azurite, "--source-table", "ab", "--dest-table", "def"),
+                2, "not a valid table name");
+        assertOneLine(run("copy", "--source-connection-string", azurite, "--source-table", "abc", "--dest-table", "def",
+                "--page-size", "1001"), 2, "--page-size must be 1 to 1000");
+        assertOneLine(run("copy", "--source-connection-string", azurite, "--source-table", "nosuchtable",
+                "--dest-table", "def"), 4, "does not exist");
+        SampleTable.write(LocalServices.store(), "present", SampleTable.rows(1), 1);
+        assertOneLine(run("copy", "--source-connection-string", azurite, "--source-table", "present", "--dest-table",
+                "def", "--kafka", "127.0.0.1:" + io.tablescan.local.FreePorts.find()), 3, "cannot reach Kafka");
+        assertOneLine(run("start", "--kafka", "127.0.0.1:" + io.tablescan.local.FreePorts.find(), "--source-account",
+                "a", "--source-table", "abc", "--dest-account", "b", "--dest-table", "def"), 3, "cannot reach Kafka");
+        assertOneLine(run("copy", "--source-table", "abc"), 2, "Missing required option");
+    }
+
+    static void assertOneLine(Run run, int exitCode, String message) {
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(exitCode);
+        assertThat(run.err()).contains(message).doesNotContain("\tat ").doesNotContain("Exception in thread");
+        assertThat(run.err().lines().filter(l -> l.startsWith("tablescan:")).count()).isEqualTo(1);
+    }
+}

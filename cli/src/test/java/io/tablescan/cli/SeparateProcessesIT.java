@@ -1,0 +1,65 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.local.FreePorts;
+import io.tablescan.progress.ScanStarter;
+import io.tablescan.progress.ScanTotals;
+import io.tablescan.progress.ScanWatcher;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.ScanStrategy;
+import io.tablescan.schema.TableRef;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The deployment shape: `tablescan broker` and each worker as its own process, the scan seeded from outside. */
+class SeparateProcessesIT {
+    @Test
+    void threeWorkerProcessesCopyATableExactly() throws Exception {
+        var store = LocalServices.store();
+        SampleTable.write(store, "procsource", SampleTable.rows(12_000), 16);
+        int port = FreePorts.find();
+        try (ChildProcesses children = new ChildProcesses("separate-processes")) {
+            Process broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
+                    Files.createTempDirectory("tablescan-broker-").toString());
+            assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), broker::isAlive))
+                    .as("broker listening").isTrue();
+            Map<String, String> env = Map.of(
+                    "KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
+                    "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
+                    "TABLESCAN_TOPIC_PARTITIONS", "4");
+            for (String worker : new String[] {"discovery", "partition", "copy"}) {
+                children.start(worker, env, "worker", worker);
+            }
+            KafkaSettings kafka = KafkaSettings.of("127.0.0.1:" + port);
+            var spec = ScanSpecs.copy(new TableRef("emulator", "procsource"), new TableRef("emulator", "proccopy"), 700,
+                    ScanStrategy.PREFIX);
+            // The workers create the topics; seeding waits for them through the watcher's metadata call.
+            try (var admin = org.apache.kafka.clients.admin.Admin.create(kafka.admin())) {
+                assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
+            }
+            ScanStarter.start(kafka, spec);
+            ScanTotals totals;
+            try (ScanWatcher watcher = new ScanWatcher(kafka)) {
+                totals = watcher.await(spec.getScanId(), Duration.ofMinutes(5), Duration.ofSeconds(5), t -> { });
+            }
+
+            assertThat(totals.complete()).isTrue();
+            assertThat(totals.itemsFailed()).isZero();
+            assertThat(totals.rowsWritten()).isEqualTo(12_000);
+            TableComparer.Result check = TableComparer.compare(store, "procsource", store, "proccopy");
+            assertThat(check.examples()).isEmpty();
+            assertThat(check.equal()).isTrue();
+        }
+    }
+
+    private static boolean topicsExist(org.apache.kafka.clients.admin.Admin admin) {
+        try {
+            return admin.listTopics().names().get().containsAll(io.tablescan.runtime.Topics.ALL);
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}
