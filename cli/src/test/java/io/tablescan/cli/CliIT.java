@@ -43,6 +43,15 @@ class CliIT {
     }
 
     @Test
+    void demoFillsCopiesAndVerifiesASampleTable() {
+        Run run = run("demo", "--rows", "3000");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("source rows 3,000, copied rows 3,000, differences 0")
+                .contains("demo OK: the copy equals the source");
+    }
+
+    @Test
     void userMistakesGetOneLineAndADistinctExitCode() {
         String azurite = LocalServices.azurite().connectionString();
         assertOneLine(run("copy", "--source-connection-string", "nonsense", "--source-table", "abc", "--dest-table",

@@ -26,10 +26,15 @@ public final class KafkaSettings {
         this.common = common;
     }
 
+    /** True for an environment variable that becomes a Kafka client setting. */
+    public static boolean isClientSetting(String name) {
+        return name.startsWith("KAFKA_") && name.length() > 6 && !NOT_CLIENT_SETTINGS.contains(name);
+    }
+
     public static KafkaSettings fromEnvironment(Map<String, String> env) {
         Properties props = new Properties();
         env.forEach((name, value) -> {
-            if (name.startsWith("KAFKA_") && !NOT_CLIENT_SETTINGS.contains(name)) {
+            if (isClientSetting(name)) {
                 props.put(name.substring(6).toLowerCase(Locale.ROOT).replace('_', '.'), value);
             }
         });

@@ -20,6 +20,15 @@ public final class WorkerSettings {
     public static final String MAX_ATTEMPTS = "TABLESCAN_MAX_ATTEMPTS";
     public static final String TOPIC_PARTITIONS = "TABLESCAN_TOPIC_PARTITIONS";
     public static final String TOPIC_REPLICATION = "TABLESCAN_TOPIC_REPLICATION";
+    public static final java.util.List<String> TABLESCAN_VARIABLES =
+            java.util.List.of(MAX_IN_FLIGHT, MAX_ATTEMPTS, TOPIC_PARTITIONS, TOPIC_REPLICATION);
+
+    /** True for every environment variable a worker reads (the docs and deployment files are checked against it). */
+    public static boolean reads(String variable) {
+        return TABLESCAN_VARIABLES.contains(variable)
+                || variable.matches("TABLESCAN_ACCOUNT_[A-Z0-9_]+_CONNECTION_STRING")
+                || KafkaSettings.isClientSetting(variable);
+    }
 
     private final KafkaSettings kafka;
     private final Accounts accounts;

@@ -1,0 +1,23 @@
+# One image for every role: `worker discovery|partition|copy`, `start`, `sample`, `broker`.
+#   docker build -t tablescan:local .
+FROM maven:3.9-eclipse-temurin-21 AS build
+WORKDIR /src
+COPY pom.xml ./
+COPY schemas schemas
+COPY core core
+COPY local local
+COPY discovery-worker discovery-worker
+COPY partition-worker partition-worker
+COPY copy-worker copy-worker
+COPY cli cli
+RUN mvn -B -q -DskipTests package
+
+FROM eclipse-temurin:21-jre
+RUN useradd --system --uid 10001 tablescan
+COPY --from=build /src/cli/target/tablescan.jar /opt/tablescan/tablescan.jar
+COPY --from=build /src/cli/target/lib /opt/tablescan/lib
+USER 10001
+# Size the heap from the container's memory limit.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+ENTRYPOINT ["java", "-jar", "/opt/tablescan/tablescan.jar"]
+CMD ["--help"]

@@ -1,0 +1,36 @@
+package io.tablescan.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "sample", mixinStandardHelpOptions = true,
+        description = "Fills a table with package-catalog-like sample rows (every EDM type, one big partition), "
+                + "to try tablescan on.")
+final class SampleCommand implements Callable<Integer> {
+    @Option(names = "--connection-string", required = true)
+    String connectionString;
+
+    @Option(names = "--table", required = true)
+    String table;
+
+    @Option(names = "--rows", defaultValue = "100000", description = "Rows to write (default ${DEFAULT-VALUE}).")
+    int rows;
+
+    @Override
+    public Integer call() {
+        Checks.tableName("--table", table);
+        if (rows < 1) {
+            throw new UserError(UserError.USAGE, "--rows must be at least 1");
+        }
+        var store = Checks.store("--connection-string", connectionString);
+        long start = System.nanoTime();
+        try {
+            SampleTable.write(store, table, SampleTable.rows(rows), 16);
+        } catch (IllegalStateException e) {
+            throw new UserError(UserError.FAILED, e.getMessage());
+        }
+        System.out.printf("wrote %,d rows to %s in %.1f s%n", rows, table, (System.nanoTime() - start) / 1e9);
+        return 0;
+    }
+}

@@ -1,0 +1,45 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.schema.ScanStrategy;
+import io.tablescan.schema.TableRef;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.AzureTableStore;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.azure.AzuriteContainer;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import org.testcontainers.kafka.KafkaContainer;
+
+/**
+ * The same copy against Kafka and Azurite in containers, for machines with Docker. Without a Docker engine
+ * JUnit reports it skipped.
+ */
+@Testcontainers(disabledWithoutDocker = true)
+class ContainersPipelineIT {
+    @Container
+    static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka:4.3.1");
+
+    @Container
+    static final AzuriteContainer AZURITE = new AzuriteContainer("mcr.microsoft.com/azure-storage/azurite:3.35.0");
+
+    @Test
+    void copiesATableExactly() {
+        AzureTableStore store = AzureTableStore.fromConnectionString(AZURITE.getConnectionString());
+        SampleTable.write(store, "containersource", SampleTable.rows(5_000), 8);
+        Accounts accounts = new Accounts(name -> null).register("azurite", store);
+        var spec = ScanSpecs.copy(new TableRef("azurite", "containersource"), new TableRef("azurite", "containercopy"),
+                500, ScanStrategy.PREFIX);
+
+        CopyRun.Outcome outcome = CopyRun.run(KAFKA.getBootstrapServers(), accounts, spec,
+                new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofMinutes(5));
+
+        assertThat(outcome.totals().complete()).isTrue();
+        assertThat(outcome.totals().rowsWritten()).isEqualTo(5_000);
+        assertThat(TableComparer.compare(store, "containersource", store, "containercopy").equal()).isTrue();
+    }
+}
