@@ -72,8 +72,7 @@ class PipelineIT {
 
     @Test
     void everyEdmTypeAndOddKeysAreCopiedExactly() {
-        String[] keys = {"", "'", "''", "%", "~", "a'b", "\uFFFE", "a\uFFFF", "a\uFFFFb", "\uFFFF", "\uD800\uDC00",
-            "\uDBFF\uDFFF", "\uE000", "A", "z", "a b", "+&=", "p".repeat(300)};
+        String[] keys = OddKeys.KEYS;
         List<TableRow> rows = new ArrayList<>();
         for (String pk : keys) {
             for (String rk : keys) {

@@ -19,7 +19,15 @@ class SeparateProcessesIT {
     @Test
     void threeWorkerProcessesCopyATableExactly() throws Exception {
         var store = LocalServices.store();
-        SampleTable.write(store, "procsource", SampleTable.rows(12_000), 16);
+        // Tens of thousands of rows: the sample (every EDM type, one big partition) plus odd keys.
+        var rows = new java.util.ArrayList<>(SampleTable.rows(19_676));
+        java.util.Random random = new java.util.Random(3);
+        for (String pk : OddKeys.KEYS) {
+            for (String rk : OddKeys.KEYS) {
+                rows.add(SampleTable.row(pk, rk, random));
+            }
+        }
+        SampleTable.write(store, "procsource", rows, 16);
         int port = FreePorts.find();
         try (ChildProcesses children = new ChildProcesses("separate-processes")) {
             Process broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
@@ -48,7 +56,7 @@ class SeparateProcessesIT {
 
             assertThat(totals.complete()).isTrue();
             assertThat(totals.itemsFailed()).isZero();
-            assertThat(totals.rowsWritten()).isEqualTo(12_000);
+            assertThat(totals.rowsWritten()).isEqualTo(rows.size());
             TableComparer.Result check = TableComparer.compare(store, "procsource", store, "proccopy");
             assertThat(check.examples()).isEmpty();
             assertThat(check.equal()).isTrue();
