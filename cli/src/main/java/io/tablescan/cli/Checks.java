@@ -34,7 +34,7 @@ final class Checks {
 
     static TableStore store(String option, String connectionString) {
         try {
-            return AzureTableStore.fromConnectionString(connectionString);
+            return AzureTableStore.fromConnectionString(connectionString); // workers add retries; checks fail fast
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, option + ": " + e.getMessage());
         }

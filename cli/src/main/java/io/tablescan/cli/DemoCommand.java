@@ -6,6 +6,9 @@ import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableStore;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,7 +33,8 @@ final class DemoCommand implements Callable<Integer> {
         ProgressPrinter printer = new ProgressPrinter(System.out);
         System.out.println("starting Azurite and an embedded Kafka broker...");
         try (AzuriteServer azurite = AzuriteServer.start(); EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-            AzureTableStore store = AzureTableStore.fromConnectionString(azurite.connectionString());
+            TableStore store = new RetryingTableStore(AzureTableStore.fromConnectionString(azurite.connectionString()),
+                    RetryPolicy.DEFAULT);
             System.out.printf("filling table demosource with %,d rows...%n", rows);
             long fillStart = System.nanoTime();
             SampleTable.write(store, "demosource", SampleTable.rows(rows), 16);

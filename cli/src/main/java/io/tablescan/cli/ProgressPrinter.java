@@ -36,7 +36,8 @@ final class ProgressPrinter {
         out.printf("  rows/s:        %,.0f%n", t.rowsWritten() / Math.max(seconds, 0.001));
         out.printf("  items:         %,d prefix queries, %,d partition queries, %,d entity batches (deepest chain %d)%n",
                 t.done(0), t.done(1), t.done(2), t.maxDepth());
-        out.printf("  requests:      %,d table reads%n", t.requests());
+        out.printf("  requests:      %,d table reads; %,d retried requests in this process%n", t.requests(),
+                io.tablescan.table.RetryingTableStore.retries());
         for (String error : t.errors()) {
             out.println("  failure:       " + error);
         }

@@ -23,7 +23,8 @@ final class SampleCommand implements Callable<Integer> {
         if (rows < 1) {
             throw new UserError(UserError.USAGE, "--rows must be at least 1");
         }
-        var store = Checks.store("--connection-string", connectionString);
+        var store = new io.tablescan.table.RetryingTableStore(Checks.store("--connection-string", connectionString),
+                io.tablescan.table.RetryPolicy.DEFAULT);
         long start = System.nanoTime();
         try {
             SampleTable.write(store, table, SampleTable.rows(rows), 16);

@@ -13,7 +13,8 @@ public final class TablescanCommand {
     public static void main(String[] args) {
         // Workers and the broker are services: they log what they do. The other commands print their own output.
         boolean service = args.length > 0 && (args[0].equals("worker") || args[0].equals("broker"));
-        System.setProperty("TABLESCAN_LOG_LEVEL", service ? "INFO" : "WARN");
+        String level = System.getenv("TABLESCAN_LOG_LEVEL");
+        System.setProperty("TABLESCAN_LOG_LEVEL", level != null ? level : service ? "INFO" : "WARN");
         System.exit(execute(args));
     }
 

@@ -13,6 +13,7 @@ import java.util.function.Supplier;
  * failure, or a transient one past the policy's attempts, is thrown with the attempts it took.
  */
 public final class RetryingTableStore implements TableStore {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RetryingTableStore.class);
     private static final AtomicLong RETRIES = new AtomicLong();
 
     private final TableStore store;
@@ -63,6 +64,7 @@ public final class RetryingTableStore implements TableStore {
                     throw new FailedRequestException(e, attempt);
                 }
                 RETRIES.incrementAndGet();
+                LOG.debug("retrying a table request after: {} (attempt {})", e.getMessage(), attempt);
                 try {
                     Thread.sleep(policy.delay(attempt)); // backoff between attempts of one request
                 } catch (InterruptedException interrupted) {

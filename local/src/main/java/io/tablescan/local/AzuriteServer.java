@@ -37,7 +37,9 @@ public final class AzuriteServer implements AutoCloseable {
         int port = FreePorts.find();
         List<String> command = new ArrayList<>(List.of("node", script.toString(),
                 "--tableHost", "127.0.0.1", "--tablePort", Integer.toString(port),
-                "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry", "--silent"));
+                "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry", "--silent",
+                // Azurite closes idle keep-alive connections after 5 s, racing clients that reuse them.
+                "--tableKeepAliveTimeout", "120"));
         Process process;
         try {
             Path log = Files.createTempFile("azurite-", ".log");
