@@ -61,9 +61,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             int controllerPort = FreePorts.find();
             Map<String, String> config = config(clientPort, controllerPort, data);
-            format(data);
-            KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
-            server.startup();
+            KafkaRaftServer server;
+            try {
+                format(data);
+                server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
+                server.startup();
+            } catch (RuntimeException e) {
+                if (ownsDir) {
+                    delete(data);
+                }
+                throw e;
+            }
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, clientPort, data, ownsDir);
             broker.awaitReady();
             return broker;
@@ -158,11 +166,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         server.shutdown();
         server.awaitShutdown();
         if (ownsDir) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                // a leftover temporary folder is harmless
-            }
+            delete(dir);
+        }
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a leftover temporary folder is harmless
         }
     }
 
