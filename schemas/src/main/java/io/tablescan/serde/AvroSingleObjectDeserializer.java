@@ -31,6 +31,7 @@ public final class AvroSingleObjectDeserializer implements Deserializer<Specific
             byName.put(schema.getFullName(), decoder);
             decoders.put(SchemaNormalization.parsingFingerprint64(schema), decoder);
         }
+        WireRecords.releasedSchemas().forEach(this::addWriterSchema);
     }
 
     /** Accepts records written with an older version of one of our schemas. */

@@ -26,6 +26,28 @@ public final class WireRecords {
         }
     }
 
+    /** Every top-level schema of every released version, as written in {@code schemas/released/}. */
+    public static List<Schema> releasedSchemas() {
+        List<Schema> released = new java.util.ArrayList<>();
+        for (String version : resource("VERSIONS").strip().split("\\s+")) {
+            for (Schema current : SCHEMAS) {
+                released.add(new Schema.Parser().parse(resource(version + "/" + current.getName() + ".avsc")));
+            }
+        }
+        return released;
+    }
+
+    private static String resource(String name) {
+        try (var in = WireRecords.class.getResourceAsStream("/io/tablescan/schema/released/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing released schema resource " + name);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** The model that maps our schemas to the generated SpecificRecord classes. */
     public static SpecificData model() {
         return SpecificData.getForClass(PrefixQuery.class);

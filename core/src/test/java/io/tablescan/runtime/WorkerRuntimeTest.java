@@ -1,0 +1,214 @@
+package io.tablescan.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.items.WorkItems;
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.PartitionQuery;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
+import io.tablescan.serde.AvroSingleObjectDeserializer;
+import io.tablescan.serde.AvroSingleObjectSerializer;
+import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableStoreException;
+import io.tablescan.scanner.PartitionRange;
+import io.tablescan.scanner.Bound;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/** The worker loop against Kafka's MockConsumer and MockProducer: what is committed, parked and replayed. */
+class WorkerRuntimeTest {
+    static final TopicPartition INPUT = new TopicPartition(Topics.PREFIX_QUERIES, 0);
+    final AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
+    final AvroSingleObjectDeserializer deserializer = new AvroSingleObjectDeserializer();
+    final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+    final MockProducer<byte[], byte[]> producer =
+            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+
+    static ScanSpec spec() {
+        return ScanSpec.newBuilder().setScanId("scan-t").setSource(new TableRef("src", "Source"))
+                .setDestination(new TableRef("dst", "Dest")).setPageSize(10).setPageBudget(2)
+                .setCreatedAtMillis(1L).build();
+    }
+
+    /** A handler whose behaviour the test decides. */
+    static ItemHandler<PrefixQuery> handler(Function<PrefixQuery, ItemHandler.Result> behaviour) {
+        return new ItemHandler<>() {
+            @Override
+            public Class<PrefixQuery> type() {
+                return PrefixQuery.class;
+            }
+
+            @Override
+            public Result handle(PrefixQuery item) {
+                return behaviour.apply(item);
+            }
+        };
+    }
+
+    WorkerRuntime<PrefixQuery> runtime(ItemHandler<PrefixQuery> handler) {
+        return new WorkerRuntime<>("test", Topics.PREFIX_QUERIES, handler, consumer, () -> producer, serializer,
+                deserializer, 4);
+    }
+
+    /** Feeds the records in one poll, then stops the loop at the next poll. */
+    void runWith(WorkerRuntime<PrefixQuery> runtime, byte[]... values) {
+        consumer.updateBeginningOffsets(Map.of(INPUT, 0L));
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(INPUT));
+            for (int i = 0; i < values.length; i++) {
+                consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, i, ("k" + i).getBytes(), values[i]));
+            }
+        });
+        consumer.schedulePollTask(() -> { });
+        consumer.schedulePollTask(consumer::wakeup);
+        runtime.run();
+    }
+
+    byte[] root() {
+        return serializer.serialize(Topics.PREFIX_QUERIES, WorkItems.root(spec()));
+    }
+
+    List<ProducerRecord<byte[], byte[]>> sentTo(String topic) {
+        return producer.history().stream().filter(r -> r.topic().equals(topic)).toList();
+    }
+
+    ScanEvent onlyEvent() {
+        List<ProducerRecord<byte[], byte[]>> events = sentTo(Topics.SCAN_EVENTS);
+        assertThat(events).hasSize(1);
+        return (ScanEvent) deserializer.deserialize(Topics.SCAN_EVENTS, events.get(0).value());
+    }
+
+    @Test
+    void commitsOutputsEventAndOffsetsInOneTransaction() {
+        PartitionQuery child = (PartitionQuery) WorkItems.item(spec(), new PartitionRange("p", Bound.after("r")), 1);
+        EntityBatch batch = new EntityBatch("b", spec(), "p", List.of());
+        runWith(runtime(handler(item -> new ItemHandler.Result(List.of(child, batch), 7, 0, 2))), root());
+
+        assertThat(producer.transactionCommitted()).isTrue();
+        assertThat(sentTo(Topics.PARTITION_QUERIES)).hasSize(1);
+        assertThat(sentTo(Topics.ENTITY_BATCHES)).singleElement()
+                .satisfies(r -> assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("p"));
+        ScanEvent event = onlyEvent();
+        assertThat(event.getDone().getPrefixQueries()).isEqualTo(1);
+        assertThat(event.getEmitted().getPartitionQueries()).isEqualTo(1);
+        assertThat(event.getEmitted().getEntityBatches()).isEqualTo(1);
+        assertThat(event.getRowsRead()).isEqualTo(7);
+        assertThat(producer.consumerGroupOffsetsHistory()).last()
+                .satisfies(offsets -> assertThat(offsets.values().iterator().next().get(INPUT).offset()).isEqualTo(1));
+    }
+
+    @Test
+    void undecodableRecordsAreParkedWithTheirReasonAndNotCounted() {
+        runWith(runtime(handler(item -> new ItemHandler.Result(List.of(), 0, 0, 0))),
+                "garbage".getBytes(), root());
+
+        ProducerRecord<byte[], byte[]> letter = sentTo(Topics.DEAD_LETTERS).getFirst();
+        assertThat(letter.value()).isEqualTo("garbage".getBytes());
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.ORIGINAL_TOPIC)).isEqualTo(Topics.PREFIX_QUERIES);
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.ORIGINAL_OFFSET)).isEqualTo("0");
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.ERROR_MESSAGE)).contains("bad header");
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.ATTEMPTS)).isEqualTo("1");
+        assertThat(onlyEvent().getDone().getPrefixQueries()).as("the valid record still counts").isEqualTo(1);
+    }
+
+    @Test
+    void permanentFailureIsParkedAndCountedAsFailed() {
+        runWith(runtime(handler(item -> {
+            throw new TableStoreException("HTTP 403 AuthorizationFailure on table Source", 403, false, null);
+        })), root());
+
+        ProducerRecord<byte[], byte[]> letter = sentTo(Topics.DEAD_LETTERS).getFirst();
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.SCAN_ID)).isEqualTo("scan-t");
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.ERROR_CLASS)).endsWith("TableStoreException");
+        ScanEvent event = onlyEvent();
+        assertThat(event.getFailed().getPrefixQueries()).isEqualTo(1);
+        assertThat(event.getDone().getPrefixQueries()).isZero();
+        assertThat(event.getFirstError()).contains("403");
+    }
+
+    @Test
+    void transientFailuresAreRetriedThenParkedWithTheirAttempts() {
+        AtomicInteger calls = new AtomicInteger();
+        RetryPolicy fast = new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2));
+        io.tablescan.table.TableStore flaky = new io.tablescan.table.TableStore() {
+            @Override
+            public io.tablescan.scanner.Page query(String t, io.tablescan.scanner.ScanQuery q,
+                    io.tablescan.table.QueryOptions o, io.tablescan.scanner.Continuation c) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void upsert(String t, String pk, List<io.tablescan.scanner.TableRow> rows) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void createTableIfNotExists(String t) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public boolean tableExists(String table) {
+                calls.incrementAndGet();
+                throw new TableStoreException("HTTP 503 ServerBusy", 503, true, null);
+            }
+        };
+        RetryingTableStore store = new RetryingTableStore(flaky, fast);
+        runWith(runtime(handler(item -> {
+            store.tableExists("Source");
+            return new ItemHandler.Result(List.of(), 0, 0, 1);
+        })), root());
+
+        assertThat(calls.get()).isEqualTo(3);
+        ProducerRecord<byte[], byte[]> letter = sentTo(Topics.DEAD_LETTERS).getFirst();
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.ATTEMPTS)).isEqualTo("3");
+        assertThat(onlyEvent().getFailed().getPrefixQueries()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedCommitIsAbortedAndTheBatchReplayed() {
+        List<String> handled = new ArrayList<>();
+        producer.commitTransactionException = new KafkaException("broker went away");
+        WorkerRuntime<PrefixQuery> runtime = runtime(handler(item -> {
+            handled.add(item.getItemId());
+            producer.commitTransactionException = handled.size() == 1 ? producer.commitTransactionException : null;
+            return new ItemHandler.Result(List.of(), 1, 0, 1);
+        }));
+        consumer.updateBeginningOffsets(Map.of(INPUT, 0L));
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(INPUT));
+            consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 0, "k".getBytes(), root()));
+        });
+        List<Long> positions = new ArrayList<>();
+        consumer.schedulePollTask(() -> {
+            // After the abort the runtime must have rewound; a real consumer then fetches the record again.
+            positions.add(consumer.position(INPUT));
+            consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 0, "k".getBytes(), root()));
+        });
+        consumer.schedulePollTask(consumer::wakeup);
+        runtime.run();
+
+        assertThat(positions).containsExactly(0L);
+        assertThat(handled).hasSize(2);
+        assertThat(producer.transactionCommitted()).isTrue();
+        assertThat(onlyEvent().getRowsRead()).as("only the committed attempt counts").isEqualTo(1);
+    }
+
+}
