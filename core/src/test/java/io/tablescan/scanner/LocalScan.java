@@ -8,34 +8,56 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Random;
 
-/** Runs a whole scan in one thread, item by item, the way the workers would: a test helper. */
+/**
+ * Runs a whole scan in one thread, item by item, the way the workers would: depth first, or in random order
+ * with some items delivered twice (as Kafka may after a crash). A test helper.
+ */
 public final class LocalScan {
     public enum Strategy { PREFIX, SERIAL }
 
-    public record Result(List<TableRow> rows, int requests, int items, int maxDepth) {}
+    /** How items are delivered: depth first, or in random order with a chance of duplicating each one. */
+    public record Delivery(Random order, double duplicates) {
+        public static final Delivery DEPTH_FIRST = new Delivery(null, 0);
+    }
 
-    private record Item(ScanQuery query, int depth) {}
+    /**
+     * @param rows every row read, duplicates included
+     * @param originalRows rows read by items that no duplicate delivery led to: must be the range exactly once
+     * @param continuedPages pages with rows and a continuation (S in {@link ScanBounds})
+     * @param emptyContinuedPages empty pages with a continuation (E)
+     */
+    public record Result(List<TableRow> rows, List<TableRow> originalRows, int requests, int items, int maxDepth,
+            int maxPagesPerItem, long continuedPages, long emptyContinuedPages) {}
+
+    private record Item(ScanQuery query, int depth, boolean duplicate) {}
 
     public static Result run(TableStore store, String table, KeyRange range, Strategy strategy, int pageSize,
             int pageBudget, Random order) {
-        QueryOptions options = new QueryOptions(pageSize, null, null);
-        PageReader reader = (query, from) -> store.query(table, query, options, from);
-        Deque<Item> queue = new ArrayDeque<>();
-        queue.add(new Item(range, 0));
+        return run(store, table, range, strategy, new QueryOptions(pageSize, null, null), pageBudget,
+                order == null ? Delivery.DEPTH_FIRST : new Delivery(order, 0));
+    }
+
+    public static Result run(TableStore store, String table, KeyRange range, Strategy strategy, QueryOptions options,
+            int pageBudget, Delivery delivery) {
+        long[] pages = new long[2];
+        PageReader reader = (query, from) -> {
+            Page page = store.query(table, query, options, from);
+            if (page.next() != null) {
+                pages[page.rows().isEmpty() ? 1 : 0]++;
+            }
+            return page;
+        };
+        Deque<Item> stack = new ArrayDeque<>();
+        List<Item> pending = new ArrayList<>();
+        add(new Item(range, 0, false), stack, pending, delivery);
         List<TableRow> rows = new ArrayList<>();
+        List<TableRow> originalRows = new ArrayList<>();
         int requests = 0;
         int items = 0;
         int maxDepth = 0;
-        List<Item> pending = new ArrayList<>();
-        while (!queue.isEmpty() || !pending.isEmpty()) {
-            if (order != null && !pending.isEmpty()) {
-                // Random processing order: any pending item may run next.
-                queue.add(pending.remove(order.nextInt(pending.size())));
-            }
-            Item item = queue.poll();
-            if (item == null) {
-                continue;
-            }
+        int maxPages = 0;
+        while (!stack.isEmpty() || !pending.isEmpty()) {
+            Item item = delivery.order() == null ? stack.pop() : pending.remove(delivery.order().nextInt(pending.size()));
             items++;
             maxDepth = Math.max(maxDepth, item.depth());
             StepResult result = switch (item.query()) {
@@ -44,17 +66,33 @@ public final class LocalScan {
                 case PartitionRange p -> PartitionStep.run(p, pageBudget, reader);
             };
             rows.addAll(result.rows());
+            if (!item.duplicate()) {
+                originalRows.addAll(result.rows());
+            }
             requests += result.requests();
+            if (requests > 10 * ScanBounds.maxRequests(pages[0], pages[1], 1024)) {
+                throw new IllegalStateException("runaway scan: " + requests + " requests for " + pages[0]
+                        + " pages with rows and a continuation, at " + item);
+            }
+            maxPages = Math.max(maxPages, result.requests());
             for (ScanQuery handoff : result.handoffs()) {
-                Item child = new Item(handoff, item.depth() + 1);
-                if (order == null) {
-                    queue.push(child);
-                } else {
-                    pending.add(child);
-                }
+                add(new Item(handoff, item.depth() + 1, item.duplicate()), stack, pending, delivery);
             }
         }
-        return new Result(rows, requests, items, maxDepth);
+        return new Result(rows, originalRows, requests, items, maxDepth, maxPages, pages[0], pages[1]);
+    }
+
+    private static void add(Item item, Deque<Item> stack, List<Item> pending, Delivery delivery) {
+        if (delivery.order() == null) {
+            stack.push(item);
+            return;
+        }
+        pending.add(item);
+        // Only original deliveries are duplicated: a duplicate's whole subtree runs again anyway, and duplicating
+        // inside it too would grow without bound along a long chain.
+        if (!item.duplicate() && delivery.duplicates() > 0 && delivery.order().nextDouble() < delivery.duplicates()) {
+            pending.add(new Item(item.query(), item.depth(), true)); // delivered again, after a crash say
+        }
     }
 
     private LocalScan() {}
