@@ -19,7 +19,7 @@ class PrefixScanTest {
         "a\uFFFF\uFFFF", "a", "ab", "a\uD800\uDC00", "a\uDBFF\uDFFF", "\uD800\uDC00", "\uDBFF\uDFFF\uFFFF", "\uE000",
         "A", "Z", "z", "0", "9", "a'b", "\uFFFFa"};
 
-    static InMemoryTableStore table(Adversary adversary, List<String[]> keys) {
+    public static InMemoryTableStore table(Adversary adversary, List<String[]> keys) {
         InMemoryTableStore store = new InMemoryTableStore(adversary, Duration.ZERO);
         store.createTableIfNotExists("t");
         for (String[] key : keys) {
@@ -28,7 +28,7 @@ class PrefixScanTest {
         return store;
     }
 
-    static void assertEveryRowOnce(InMemoryTableStore store, Result result) {
+    public static void assertEveryRowOnce(InMemoryTableStore store, Result result) {
         List<String> expected = store.rows("t").stream().map(r -> r.partitionKey() + "|" + r.rowKey()).toList();
         List<String> actual = result.rows().stream().map(r -> r.partitionKey() + "|" + r.rowKey()).sorted().toList();
         assertThat(actual).containsExactlyElementsOf(expected.stream().sorted().toList());

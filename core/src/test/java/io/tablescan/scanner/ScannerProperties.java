@@ -30,9 +30,7 @@ import net.jqwik.api.Tuple;
  * checked against the plain sorted listing over generated tables, paging and delivery orders.
  */
 class ScannerProperties {
-    /** Characters a scanner gets wrong easily: quotes, U+FFFE/U+FFFF, surrogate pairs (U+10000, U+10FFFF). */
-    static final String[] UNITS = {"'", "''", "%", "~", "\uFFFE", "\uFFFF", "\uD800\uDC00", "\uDBFF\uDFFF", "\uE000",
-        "\uFFFD", "a", "A", "b", "z", "0", "9", ".", " "};
+    static final String[] UNITS = OddCharacters.UNITS;
 
     /** One partition: its key and how many rows, with RowKeys built from the same odd characters. */
     record Partition(String key, int rows, int rowKeyStyle) {}
