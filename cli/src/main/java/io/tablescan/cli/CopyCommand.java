@@ -2,7 +2,6 @@ package io.tablescan.cli;
 
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
@@ -10,6 +9,7 @@ import io.tablescan.table.TableStoreException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "copy", mixinStandardHelpOptions = true,
@@ -31,17 +31,14 @@ final class CopyCommand implements Callable<Integer> {
     @Option(names = "--kafka", description = "HOST:PORT of a Kafka cluster to use (default: an embedded broker).")
     String kafka;
 
-    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
-    int pageSize;
-
-    @Option(names = "--strategy", defaultValue = "PREFIX", description = "PREFIX (parallel) or SERIAL (one chain, for comparison).")
-    ScanStrategy strategy;
+    @Mixin
+    ScanOptions scan = new ScanOptions();
 
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
-        Checks.pageSize(pageSize);
+        scan.validPageSize();
         TableStore source = Checks.store("--source-connection-string", sourceConnectionString);
         TableStore dest = destConnectionString == null ? source
                 : Checks.store("--dest-connection-string", destConnectionString);
@@ -56,8 +53,8 @@ final class CopyCommand implements Callable<Integer> {
             Checks.kafkaReachable(KafkaSettings.of(kafka));
         }
         Accounts accounts = new Accounts(name -> null).register("source", source).register("destination", dest);
-        var spec = ScanSpecs.copy(new TableRef("source", sourceTable), new TableRef("destination", destTable), pageSize,
-                strategy);
+        var spec = ScanSpecs.copy(new TableRef("source", sourceTable), new TableRef("destination", destTable), scan.pageSize,
+                scan.strategy);
         ProgressPrinter printer = new ProgressPrinter(System.out);
         if (kafka != null) {
             var outcome = CopyRun.run(kafka, accounts, spec, printer, Duration.ofDays(7));

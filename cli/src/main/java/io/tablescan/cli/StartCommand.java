@@ -4,7 +4,6 @@ import io.tablescan.progress.ScanStarter;
 import io.tablescan.progress.ScanWatcher;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
@@ -12,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "start", mixinStandardHelpOptions = true,
@@ -33,11 +33,8 @@ final class StartCommand implements Callable<Integer> {
     @Option(names = "--dest-table", required = true)
     String destTable;
 
-    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
-    int pageSize;
-
-    @Option(names = "--strategy", defaultValue = "PREFIX", description = "PREFIX (parallel) or SERIAL.")
-    ScanStrategy strategy;
+    @Mixin
+    ScanOptions scan = new ScanOptions();
 
     @Option(names = "--wait", description = "Wait until the scan is complete; exit like copy.")
     boolean await;
@@ -46,7 +43,7 @@ final class StartCommand implements Callable<Integer> {
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
-        Checks.pageSize(pageSize);
+        scan.validPageSize();
         KafkaSettings settings = KafkaSettings.of(kafka);
         Checks.kafkaReachable(settings);
         // When this machine has the source's credentials too, a missing source table is caught now.
@@ -59,7 +56,7 @@ final class StartCommand implements Callable<Integer> {
                     Optional.empty()).ensureTopics(admin);
         }
         var spec = ScanSpecs.copy(new TableRef(sourceAccount, sourceTable), new TableRef(destAccount, destTable),
-                pageSize, strategy);
+                scan.pageSize, scan.strategy);
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
         if (!await) {
@@ -74,7 +71,10 @@ final class StartCommand implements Callable<Integer> {
     }
 
     private static int topicPartitions() {
-        String value = System.getenv(WorkerSettings.TOPIC_PARTITIONS);
-        return value == null ? 12 : Integer.parseInt(value);
+        try {
+            return WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, 12);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
+        }
     }
 }

@@ -72,7 +72,8 @@ public final class WorkerSettings {
                 Optional.empty());
     }
 
-    private static int positive(Map<String, String> env, String name, int fallback) {
+    /** A positive whole-number setting, or the fallback when unset; a clear error otherwise. */
+    public static int positive(Map<String, String> env, String name, int fallback) {
         String value = env.get(name);
         if (value == null || value.isBlank()) {
             return fallback;

@@ -1,0 +1,18 @@
+package io.tablescan.cli;
+
+import io.tablescan.schema.ScanStrategy;
+import picocli.CommandLine.Option;
+
+/** The options every command that starts a scan shares. */
+final class ScanOptions {
+    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
+    int pageSize;
+
+    @Option(names = "--strategy", defaultValue = "PREFIX", description = "PREFIX (parallel) or SERIAL (one chain, for comparison).")
+    ScanStrategy strategy;
+
+    /** Checks the options; returns the page size. */
+    int validPageSize() {
+        return Checks.pageSize(pageSize);
+    }
+}
