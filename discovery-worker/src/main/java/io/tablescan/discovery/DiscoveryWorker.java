@@ -8,8 +8,11 @@ import io.tablescan.schema.PrefixQuery;
 
 /** discovery-worker: consumes prefix queries; emits child ranges, partition queries and entity batches. */
 public final class DiscoveryWorker {
-    /** Few records per poll: each may read several pages, and a poll is committed as one transaction. */
-    static final int MAX_POLL_RECORDS = 32;
+    /**
+     * Few records per poll: each may read several pages, and a poll is committed as one transaction, so a poll
+     * holds up to 16 x page budget x page size rows in memory (80,000 with the defaults).
+     */
+    static final int MAX_POLL_RECORDS = 16;
 
     private DiscoveryWorker() {}
 

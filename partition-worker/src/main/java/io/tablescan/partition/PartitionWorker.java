@@ -8,7 +8,7 @@ import io.tablescan.schema.PartitionQuery;
 
 /** partition-worker: consumes partition queries; emits entity batches and partition remainders. */
 public final class PartitionWorker {
-    static final int MAX_POLL_RECORDS = 64;
+    static final int MAX_POLL_RECORDS = 16;
 
     private PartitionWorker() {}
 

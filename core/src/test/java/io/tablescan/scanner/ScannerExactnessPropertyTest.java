@@ -29,7 +29,7 @@ import net.jqwik.api.Tuple;
  * The scan reads every row of its range exactly once, whatever the keys and however the service pages:
  * checked against the plain sorted listing over generated tables, paging and delivery orders.
  */
-class ScannerProperties {
+class ScannerExactnessPropertyTest {
     static final String[] UNITS = OddCharacters.UNITS;
 
     /** One partition: its key and how many rows, with RowKeys built from the same odd characters. */
