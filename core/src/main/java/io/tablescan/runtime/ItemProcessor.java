@@ -1,5 +1,6 @@
 package io.tablescan.runtime;
 
+import io.tablescan.items.WorkItemValidator;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.table.RetryingTableStore.FailedRequestException;
 import java.util.ArrayList;
@@ -51,6 +52,7 @@ final class ItemProcessor<T extends SpecificRecord> {
         ScanSpec spec = ItemKind.spec(item);
         ItemKind kind = ItemKind.of(item);
         try {
+            WorkItemValidator.check(item);
             ItemHandler.Result result = handleBounded(item);
             List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(result.emitted().size());
             for (SpecificRecord emitted : result.emitted()) {

@@ -1,0 +1,75 @@
+package io.tablescan.items;
+
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.PartitionQuery;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
+import java.util.regex.Pattern;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Rejects work items whose values no scan could have produced, before any table request: they are parked
+ * with the reason instead of failing somewhere deeper, or looping.
+ */
+public final class WorkItemValidator {
+    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9]{2,62}");
+
+    private WorkItemValidator() {}
+
+    /** Throws {@link InvalidItemException} naming the first impossible value. */
+    public static void check(SpecificRecord item) {
+        switch (item) {
+            case PrefixQuery q -> {
+                spec(q.getSpec());
+                if (q.getLowerRow() != null && (q.getLower() == null || !q.getLower().getInclusive())) {
+                    throw new InvalidItemException("a RowKey bound needs an inclusive PartitionKey bound");
+                }
+                if (q.getLower() != null && q.getUpper() != null && q.getLower().getKey().compareTo(q.getUpper()) >= 0) {
+                    throw new InvalidItemException("lower bound '" + q.getLower().getKey() + "' is not below upper bound '"
+                            + q.getUpper() + "'");
+                }
+            }
+            case PartitionQuery q -> spec(q.getSpec());
+            case EntityBatch b -> {
+                spec(b.getSpec());
+                if (b.getEntities().isEmpty() || b.getEntities().size() > EntityBatcher.MAX_ROWS) {
+                    throw new InvalidItemException("an entity batch holds 1 to 100 rows, got " + b.getEntities().size());
+                }
+            }
+            default -> throw new InvalidItemException("not a work item: " + item.getSchema().getFullName());
+        }
+    }
+
+    private static void spec(ScanSpec spec) {
+        if (spec.getScanId().isBlank()) {
+            throw new InvalidItemException("empty scan id");
+        }
+        if (spec.getPageSize() < 1 || spec.getPageSize() > 1000) {
+            throw new InvalidItemException("page size must be 1 to 1000, got " + spec.getPageSize());
+        }
+        if (spec.getPageBudget() < 1) {
+            throw new InvalidItemException("page budget must be at least 1, got " + spec.getPageBudget());
+        }
+        table("source", spec.getSource());
+        if (spec.getDestination() != null) {
+            table("destination", spec.getDestination());
+        }
+    }
+
+    private static void table(String role, TableRef ref) {
+        if (ref.getAccount().isBlank()) {
+            throw new InvalidItemException(role + " account alias is empty");
+        }
+        if (!TABLE_NAME.matcher(ref.getTable()).matches()) {
+            throw new InvalidItemException(role + " table name '" + ref.getTable() + "' is not valid");
+        }
+    }
+
+    /** A work item with a value no scan could have produced. */
+    public static final class InvalidItemException extends RuntimeException {
+        public InvalidItemException(String message) {
+            super("invalid work item: " + message, null, false, false);
+        }
+    }
+}
