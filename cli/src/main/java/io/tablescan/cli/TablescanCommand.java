@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tablescan", mixinStandardHelpOptions = true, version = "tablescan 0.1.0",
         description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
         subcommands = {DemoCommand.class, CopyCommand.class, StartCommand.class, WorkerCommand.class,
-            BrokerCommand.class, SampleCommand.class})
+            BrokerCommand.class, SampleCommand.class, BenchCommand.class})
 public final class TablescanCommand {
     public static void main(String[] args) {
         // Workers and the broker are services: they log what they do. The other commands print their own output.

@@ -52,6 +52,19 @@ class CliIT {
     }
 
     @Test
+    void benchCopiesExactlyAndWritesItsFigures() throws Exception {
+        java.nio.file.Path json = java.nio.file.Files.createTempFile("bench", ".json");
+
+        Run run = run("bench", "--scenario", "pipeline", "--rows", "2000", "--json", json.toString());
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("copy exact");
+        assertThat(java.nio.file.Files.readString(json)).contains("\"scenario\":\"pipeline\"")
+                .contains("\"strategy\":\"prefix\"").contains("\"rows\":2000").contains("\"rowsPerSecond\":")
+                .contains("\"requests\":").contains("\"peakHeapMb\":");
+    }
+
+    @Test
     void userMistakesGetOneLineAndADistinctExitCode() {
         String azurite = LocalServices.azurite().connectionString();
         assertOneLine(run("copy", "--source-connection-string", "nonsense", "--source-table", "abc", "--dest-table",
