@@ -12,7 +12,6 @@ import org.apache.kafka.clients.admin.Admin;
 /** The three workers in this process, one thread each: the local default and the tests' pipeline. */
 public final class LocalPipeline implements AutoCloseable {
     private final List<WorkerRuntime<?>> runtimes = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
 
     private LocalPipeline() {}
 
@@ -28,9 +27,8 @@ public final class LocalPipeline implements AutoCloseable {
     }
 
     private void add(String name, WorkerRuntime<?> runtime) {
-        Thread thread = Thread.ofPlatform().name(name + "-worker").daemon().start(runtime);
+        Thread.ofPlatform().name(name + "-worker").daemon().start(runtime);
         runtimes.add(runtime);
-        threads.add(thread);
     }
 
     @Override

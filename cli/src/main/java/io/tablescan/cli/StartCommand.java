@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import io.tablescan.progress.ScanStarter;
 import io.tablescan.progress.ScanWatcher;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
@@ -52,8 +53,7 @@ final class StartCommand implements Callable<Integer> {
             Checks.tableExists(local.get(sourceAccount), sourceTable, "source");
         }
         try (Admin admin = Admin.create(settings.admin())) {
-            new WorkerSettings(settings, local, 1, io.tablescan.table.RetryPolicy.DEFAULT, topicPartitions(),
-                    Optional.empty()).ensureTopics(admin);
+            Topics.ensure(admin, topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
         }
         var spec = ScanSpecs.copy(new TableRef(sourceAccount, sourceTable), new TableRef(destAccount, destTable),
                 scan.pageSize, scan.strategy);

@@ -18,7 +18,6 @@ public final class ScanTotals {
     private long done;
     private long failed;
     private final long[] doneByKind = new long[3];
-    private final long[] emittedByKind = new long[3];
     private long rowsRead;
     private long rowsWritten;
     private long requests;
@@ -35,7 +34,6 @@ public final class ScanTotals {
         if (event.getSpec() != null) {
             spec = event.getSpec();
         }
-        add(event.getEmitted(), emittedByKind);
         add(event.getDone(), doneByKind);
         emitted += sum(event.getEmitted());
         done += sum(event.getDone());
@@ -88,10 +86,6 @@ public final class ScanTotals {
     /** Items done of kind 0 = prefix queries, 1 = partition queries, 2 = entity batches. */
     public long done(int kind) {
         return doneByKind[kind];
-    }
-
-    public long emitted(int kind) {
-        return emittedByKind[kind];
     }
 
     public long rowsRead() {

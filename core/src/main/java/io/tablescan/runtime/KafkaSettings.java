@@ -50,19 +50,8 @@ public final class KafkaSettings {
         return new KafkaSettings(props);
     }
 
-    public KafkaSettings with(String key, String value) {
-        Properties props = new Properties();
-        props.putAll(common);
-        props.put(key, value);
-        return new KafkaSettings(props);
-    }
-
     public String bootstrapServers() {
         return common.getProperty("bootstrap.servers");
-    }
-
-    public String get(String key) {
-        return common.getProperty(key);
     }
 
     public Properties admin() {

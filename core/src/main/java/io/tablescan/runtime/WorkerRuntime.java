@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,6 +31,7 @@ import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +49,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final String worker;
     private final String inputTopic;
     private final Consumer<byte[], byte[]> consumer;
-    private final java.util.function.Supplier<Producer<byte[], byte[]>> producers;
+    private final Supplier<Producer<byte[], byte[]>> producers;
     private final ItemProcessor<T> processor;
     private final Serializer<SpecificRecord> serializer;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -57,8 +59,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private Producer<byte[], byte[]> producer;
 
     public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
-            java.util.function.Supplier<Producer<byte[], byte[]>> producers, Serializer<SpecificRecord> serializer,
-            org.apache.kafka.common.serialization.Deserializer<SpecificRecord> deserializer, int maxInFlight) {
+            Supplier<Producer<byte[], byte[]>> producers, Serializer<SpecificRecord> serializer,
+            Deserializer<SpecificRecord> deserializer, int maxInFlight) {
         this.worker = worker;
         this.inputTopic = inputTopic;
         this.consumer = consumer;

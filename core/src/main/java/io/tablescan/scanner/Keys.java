@@ -83,11 +83,6 @@ public final class Keys {
         return "";
     }
 
-    /** Orders bounds as positions; null means unbounded. */
-    public static boolean below(String lowerKey, String upper) {
-        return upper == null || lowerKey.compareTo(upper) < 0;
-    }
-
     /** The smaller of two exclusive upper bounds, null meaning none. */
     public static String minUpper(String a, String b) {
         if (a == null) {

@@ -80,10 +80,6 @@ public final class AzuriteServer implements AutoCloseable {
         return Optional.empty();
     }
 
-    public int port() {
-        return port;
-    }
-
     public String connectionString() {
         return "DefaultEndpointsProtocol=http;AccountName=" + ACCOUNT + ";AccountKey=" + KEY
                 + ";TableEndpoint=http://127.0.0.1:" + port + "/" + ACCOUNT + ";";

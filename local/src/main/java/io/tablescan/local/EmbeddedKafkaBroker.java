@@ -154,10 +154,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    public int port() {
-        return port;
-    }
-
     public Path dataDirectory() {
         return dir;
     }
