@@ -28,6 +28,15 @@ class PrefixScanTest {
         return store;
     }
 
+    /** One row, with the given RowKey, in each of the given partitions. */
+    static List<String[]> oneRowEach(String rowKey, String... partitionKeys) {
+        List<String[]> keys = new ArrayList<>();
+        for (String pk : partitionKeys) {
+            keys.add(new String[] {pk, rowKey});
+        }
+        return keys;
+    }
+
     public static void assertEveryRowOnce(InMemoryTableStore store, Result result) {
         List<String> expected = store.rows("t").stream().map(r -> r.partitionKey() + "|" + r.rowKey()).toList();
         List<String> actual = result.rows().stream().map(r -> r.partitionKey() + "|" + r.rowKey()).sorted().toList();
@@ -36,11 +45,7 @@ class PrefixScanTest {
 
     @Test
     void blogExampleWithPageSizeTwoReadsEveryRowOnce() {
-        List<String[]> keys = new ArrayList<>();
-        for (String pk : new String[] {"A", "B", "C", "Ca", "Cb", "D", "Da", "Daa", "E", "F"}) {
-            keys.add(new String[] {pk, "1"});
-        }
-        InMemoryTableStore store = table(Adversary.NONE, keys);
+        InMemoryTableStore store = table(Adversary.NONE, oneRowEach("1", "A", "B", "C", "Ca", "Cb", "D", "Da", "Daa", "E", "F"));
 
         Result result = LocalScan.run(store, "t", KeyRange.ALL, Strategy.PREFIX, 2, 1, null);
 
@@ -69,11 +74,8 @@ class PrefixScanTest {
 
     @Test
     void keysWithUffffRightAfterTheChildCharacterDoNotLoop() {
-        List<String[]> keys = new ArrayList<>();
-        for (String pk : new String[] {"D", "D\uFFFF", "D\uFFFFx", "D\uFFFF\uFFFF", "E", "E\uFFFF"}) {
-            keys.add(new String[] {pk, "r"});
-        }
-        InMemoryTableStore store = table(Adversary.NONE, keys);
+        InMemoryTableStore store = table(Adversary.NONE,
+                oneRowEach("r", "D", "D\uFFFF", "D\uFFFFx", "D\uFFFF\uFFFF", "E", "E\uFFFF"));
         Result result = LocalScan.run(store, "t", KeyRange.ALL, Strategy.PREFIX, 1, 1, null);
         assertEveryRowOnce(store, result);
         assertThat(result.requests()).isLessThan(40);
