@@ -58,11 +58,11 @@ final class CopyCommand implements Callable<Integer> {
         ProgressPrinter printer = new ProgressPrinter(System.out);
         if (kafka != null) {
             var outcome = CopyRun.run(kafka, accounts, spec, printer, Duration.ofDays(7));
-            return printer.summary(outcome.totals(), outcome.seconds());
+            return printer.summary(outcome.totals());
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             var outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofDays(7));
-            return printer.summary(outcome.totals(), outcome.seconds());
+            return printer.summary(outcome.totals());
         }
     }
 }

@@ -1,15 +1,15 @@
 package io.tablescan.cli;
 
 import io.tablescan.progress.ScanStarter;
+import io.tablescan.progress.ScanStatusReader;
 import io.tablescan.progress.ScanTotals;
-import io.tablescan.progress.ScanWatcher;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
 
-/** A copy with the three workers in this process: seed, follow until complete, stop the workers. */
+/** A copy with the three workers and the ledger in this process: seed, follow until it ends, stop. */
 final class CopyRun {
     private CopyRun() {}
 
@@ -17,14 +17,23 @@ final class CopyRun {
 
     static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Duration timeout) {
-        WorkerSettings settings = WorkerSettings.local(bootstrapServers, accounts);
+        return run(WorkerSettings.local(bootstrapServers, accounts), spec, printer, timeout);
+    }
+
+    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {
         KafkaSettings kafka = settings.kafka();
-        try (LocalPipeline pipeline = LocalPipeline.start(settings); ScanWatcher watcher = new ScanWatcher(kafka)) {
+        try (LocalPipeline pipeline = LocalPipeline.start(settings);
+                ScanStatusReader reader = new ScanStatusReader(kafka)) {
             long start = System.nanoTime();
             ScanStarter.start(kafka, spec);
             printer.progressHeader(spec);
-            ScanTotals totals = watcher.await(spec.getScanId(), timeout, Duration.ofSeconds(2), printer::progress);
+            ScanTotals totals = follow(reader, spec.getScanId(), printer, timeout);
             return new Outcome(totals, (System.nanoTime() - start) / 1e9);
         }
+    }
+
+    /** Follows a scan until the ledger says it ended (completed, with failures, or cancelled). */
+    static ScanTotals follow(ScanStatusReader reader, String scanId, ProgressPrinter printer, Duration timeout) {
+        return reader.await(scanId, ScanTotals::ended, timeout, printer.interval(), printer::progress);
     }
 }

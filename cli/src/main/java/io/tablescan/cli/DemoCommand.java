@@ -44,7 +44,7 @@ final class DemoCommand implements Callable<Integer> {
             var spec = ScanSpecs.copy(new TableRef("local", "demosource"), new TableRef("local", "democopy"), pageSize,
                     ScanStrategy.PREFIX);
             CopyRun.Outcome outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofHours(2));
-            int code = printer.summary(outcome.totals(), outcome.seconds());
+            int code = printer.summary(outcome.totals());
 
             System.out.println("verifying democopy against demosource row by row...");
             TableComparer.Result check = TableComparer.compare(store, "demosource", store, "democopy");

@@ -2,24 +2,35 @@ package io.tablescan.cli;
 
 import io.tablescan.copy.CopyWorker;
 import io.tablescan.discovery.DiscoveryWorker;
+import io.tablescan.ledger.ScanLedger;
 import io.tablescan.partition.PartitionWorker;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.admin.Admin;
 
-/** The three workers in this process, one thread each: the local default and the tests' pipeline. */
+/** The three workers (one thread each) and the ledger in this process: the local default and the tests' pipeline. */
 public final class LocalPipeline implements AutoCloseable {
     private final List<WorkerRuntime<?>> runtimes = new ArrayList<>();
+    private ScanLedger ledger;
 
     private LocalPipeline() {}
 
     public static LocalPipeline start(WorkerSettings settings) {
+        return start(settings, true);
+    }
+
+    /** {@code withLedger}: false when a ledger runs elsewhere (a separate process, or a test's own). */
+    public static LocalPipeline start(WorkerSettings settings, boolean withLedger) {
         try (Admin admin = Admin.create(settings.kafka().admin())) {
             settings.ensureTopics(admin);
         }
         LocalPipeline pipeline = new LocalPipeline();
+        if (withLedger) {
+            pipeline.ledger = ScanLedger.start(settings.kafka());
+        }
         pipeline.add("discovery", DiscoveryWorker.create(settings));
         pipeline.add("partition", PartitionWorker.create(settings));
         pipeline.add("copy", CopyWorker.create(settings));
@@ -31,8 +42,23 @@ public final class LocalPipeline implements AutoCloseable {
         runtimes.add(runtime);
     }
 
+    /** Waits until the in-process ledger has its partitions, so progress shows from the first event. */
+    public void awaitLedger(Duration timeout) {
+        try {
+            if (ledger != null && !ledger.awaitRunning(timeout)) {
+                throw new IllegalStateException("the ledger did not start within " + timeout.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
+    }
+
     @Override
     public void close() {
         runtimes.parallelStream().forEach(WorkerRuntime::close);
+        if (ledger != null) {
+            ledger.close();
+        }
     }
 }

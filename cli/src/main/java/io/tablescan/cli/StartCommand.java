@@ -1,7 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanWatcher;
+import io.tablescan.progress.ScanStatusReader;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
@@ -19,8 +19,8 @@ import picocli.CommandLine.Option;
         description = "Seeds a scan into a running cluster of workers and prints its scan id. The workers resolve "
                 + "the account aliases with their own TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING.")
 final class StartCommand implements Callable<Integer> {
-    @Option(names = "--kafka", required = true, description = "HOST:PORT of the Kafka cluster.")
-    String kafka;
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
 
     @Option(names = "--source-account", required = true, description = "Account alias of the source.")
     String sourceAccount;
@@ -37,7 +37,7 @@ final class StartCommand implements Callable<Integer> {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
-    @Option(names = "--wait", description = "Wait until the scan is complete; exit like copy.")
+    @Option(names = "--wait", description = "Follow the scan's progress until it ends; exit like copy (needs a running ledger).")
     boolean await;
 
     @Override
@@ -45,8 +45,7 @@ final class StartCommand implements Callable<Integer> {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
         scan.validPageSize();
-        KafkaSettings settings = KafkaSettings.of(kafka);
-        Checks.kafkaReachable(settings);
+        KafkaSettings settings = cluster.settings();
         // When this machine has the source's credentials too, a missing source table is caught now.
         Accounts local = Accounts.fromEnvironment();
         if (System.getenv(Accounts.variable(sourceAccount)) != null) {
@@ -63,10 +62,8 @@ final class StartCommand implements Callable<Integer> {
             return 0;
         }
         ProgressPrinter printer = new ProgressPrinter(System.out);
-        try (ScanWatcher watcher = new ScanWatcher(settings)) {
-            long start = System.nanoTime();
-            var totals = watcher.await(spec.getScanId(), Duration.ofDays(7), Duration.ofSeconds(2), printer::progress);
-            return printer.summary(totals, (System.nanoTime() - start) / 1e9);
+        try (ScanStatusReader reader = new ScanStatusReader(settings)) {
+            return printer.summary(CopyRun.follow(reader, spec.getScanId(), printer, Duration.ofDays(7)));
         }
     }
 

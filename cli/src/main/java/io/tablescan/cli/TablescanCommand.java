@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -7,12 +8,13 @@ import picocli.CommandLine.Command;
 /** ./tablescan: the entry point. User mistakes print one line and exit non-zero; never a stack trace. */
 @Command(name = "tablescan", mixinStandardHelpOptions = true, version = "tablescan 0.1.0",
         description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
-        subcommands = {DemoCommand.class, CopyCommand.class, StartCommand.class, WorkerCommand.class,
+        subcommands = {DemoCommand.class, CopyCommand.class, StartCommand.class, StatusCommand.class,
+            FailuresCommand.class, RetryCommand.class, CancelCommand.class, WorkerCommand.class, LedgerCommand.class,
             BrokerCommand.class, SampleCommand.class, BenchCommand.class})
 public final class TablescanCommand {
     public static void main(String[] args) {
         // Workers and the broker are services: they log what they do. The other commands print their own output.
-        boolean service = args.length > 0 && (args[0].equals("worker") || args[0].equals("broker"));
+        boolean service = args.length > 0 && Set.of("worker", "ledger", "broker").contains(args[0]);
         String level = System.getenv("TABLESCAN_LOG_LEVEL");
         System.setProperty("TABLESCAN_LOG_LEVEL", level != null ? level : service ? "INFO" : "WARN");
         System.exit(execute(args));

@@ -6,6 +6,7 @@ public final class UserError extends RuntimeException {
     public static final int USAGE = 2;
     public static final int UNREACHABLE = 3;
     public static final int NOT_FOUND = 4;
+    public static final int CANCELLED = 5;
 
     private final int exitCode;
 

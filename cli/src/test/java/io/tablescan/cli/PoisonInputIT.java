@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.local.FreePorts;
 import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanWatcher;
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
@@ -85,12 +84,10 @@ class PoisonInputIT {
             var spec = ScanSpecs.copy(new TableRef("azurite", "poisonsource"), new TableRef("azurite", "poisoncopy2"),
                     500, ScanStrategy.PREFIX);
             ScanStarter.start(kafka, spec);
-            try (ScanWatcher watcher = new ScanWatcher(kafka)) {
-                var totals = watcher.await(spec.getScanId(), Duration.ofMinutes(3), Duration.ofSeconds(5), t -> { });
-                assertThat(totals.complete()).isTrue();
-                assertThat(totals.itemsFailed()).isZero();
-                assertThat(totals.rowsWritten()).isEqualTo(3_000);
-            }
+            var totals = ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(3));
+            assertThat(totals.complete()).isTrue();
+            assertThat(totals.itemsFailed()).isZero();
+            assertThat(totals.rowsWritten()).isEqualTo(3_000);
             assertThat(TableComparer.compare(store, "poisonsource", store, "poisoncopy2").equal()).isTrue();
 
             Set<String> found = new HashSet<>();

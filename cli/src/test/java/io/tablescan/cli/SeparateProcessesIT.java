@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablescan.local.FreePorts;
 import io.tablescan.progress.ScanStarter;
 import io.tablescan.progress.ScanTotals;
-import io.tablescan.progress.ScanWatcher;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
@@ -41,6 +40,7 @@ class SeparateProcessesIT {
             for (String worker : new String[] {"discovery", "partition", "copy"}) {
                 children.start(worker, env, "worker", worker);
             }
+            children.start("ledger", env, "ledger");
             KafkaSettings kafka = KafkaSettings.of("127.0.0.1:" + port);
             var spec = ScanSpecs.copy(new TableRef("emulator", "procsource"), new TableRef("emulator", "proccopy"), 700,
                     ScanStrategy.PREFIX);
@@ -49,10 +49,7 @@ class SeparateProcessesIT {
                 assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
             }
             ScanStarter.start(kafka, spec);
-            ScanTotals totals;
-            try (ScanWatcher watcher = new ScanWatcher(kafka)) {
-                totals = watcher.await(spec.getScanId(), Duration.ofMinutes(5), Duration.ofSeconds(5), t -> { });
-            }
+            ScanTotals totals = ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(5));
 
             assertThat(totals.complete()).isTrue();
             assertThat(totals.itemsFailed()).isZero();

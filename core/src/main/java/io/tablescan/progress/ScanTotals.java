@@ -1,62 +1,41 @@
 package io.tablescan.progress;
 
-import io.tablescan.schema.ItemCounts;
-import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
-import java.util.ArrayList;
+import io.tablescan.schema.ScanState;
+import io.tablescan.schema.ScanStatus;
 import java.util.List;
 
-/**
- * A scan's committed events summed. Each event was committed with the items it emitted and the offsets of
- * the items it consumed, so the sums are exact: the scan is complete exactly when every emitted item is done
- * or failed.
- */
+/** A read-only view of one scan's status as the ledger recorded it, for people and tests. */
 public final class ScanTotals {
     private final String scanId;
-    private ScanSpec spec;
-    private long emitted;
-    private long done;
-    private long failed;
-    private final long[] doneByKind = new long[3];
-    private long rowsRead;
-    private long rowsWritten;
-    private long requests;
-    private int maxDepth;
-    private long firstEventMillis;
-    private long lastEventMillis;
-    private final List<String> errors = new ArrayList<>();
+    private final ScanStatus status;
 
-    public ScanTotals(String scanId) {
+    public ScanTotals(String scanId, ScanStatus status) {
         this.scanId = scanId;
+        this.status = status;
     }
 
-    public void add(ScanEvent event) {
-        if (event.getSpec() != null) {
-            spec = event.getSpec();
-        }
-        add(event.getDone(), doneByKind);
-        emitted += sum(event.getEmitted());
-        done += sum(event.getDone());
-        failed += sum(event.getFailed());
-        rowsRead += event.getRowsRead();
-        rowsWritten += event.getRowsWritten();
-        requests += event.getRequests();
-        maxDepth = Math.max(maxDepth, event.getMaxDepth());
-        if (firstEventMillis == 0) {
-            firstEventMillis = event.getTimeMillis();
-        }
-        lastEventMillis = Math.max(lastEventMillis, event.getTimeMillis());
-        if (event.getFirstError() != null && errors.size() < 5) {
-            errors.add(event.getFirstError());
-        }
-    }
-
+    /** The ledger has a record of this scan. */
     public boolean started() {
-        return spec != null;
+        return status != null && status.getSpec() != null;
     }
 
+    /** Every emitted item is done, failed or skipped. */
     public boolean complete() {
-        return started() && done + failed == emitted;
+        return started() && openItems() == 0;
+    }
+
+    /** Running until complete; a cancelled scan is ended even while its last items drain. */
+    public boolean ended() {
+        return started() && status.getState() != ScanState.RUNNING;
+    }
+
+    public ScanState state() {
+        return status == null ? ScanState.RUNNING : status.getState();
+    }
+
+    public ScanStatus status() {
+        return status;
     }
 
     public String scanId() {
@@ -64,62 +43,81 @@ public final class ScanTotals {
     }
 
     public ScanSpec spec() {
-        return spec;
+        return status == null ? null : status.getSpec();
     }
 
     public long itemsEmitted() {
-        return emitted;
+        return status == null ? 0 : ScanFold.sum(status.getEmitted());
     }
 
     public long itemsDone() {
-        return done;
+        return status == null ? 0 : ScanFold.sum(status.getDone());
     }
 
     public long itemsFailed() {
-        return failed;
+        return status == null ? 0 : ScanFold.sum(status.getFailed());
+    }
+
+    public long itemsSkipped() {
+        return status == null ? 0 : ScanFold.sum(status.getSkipped());
+    }
+
+    public long itemsRetried() {
+        return status == null ? 0 : status.getRetriedItems();
     }
 
     public long openItems() {
-        return emitted - done - failed;
+        return status == null ? 0 : ScanFold.open(status);
     }
 
     /** Items done of kind 0 = prefix queries, 1 = partition queries, 2 = entity batches. */
     public long done(int kind) {
-        return doneByKind[kind];
+        if (status == null) {
+            return 0;
+        }
+        var d = status.getDone();
+        return switch (kind) {
+            case 0 -> d.getPrefixQueries();
+            case 1 -> d.getPartitionQueries();
+            default -> d.getEntityBatches();
+        };
     }
 
     public long rowsRead() {
-        return rowsRead;
+        return status == null ? 0 : status.getRowsRead();
     }
 
     public long rowsWritten() {
-        return rowsWritten;
+        return status == null ? 0 : status.getRowsWritten();
+    }
+
+    public long rowsCopied() {
+        return status == null ? 0 : ScanFold.rowsCopied(status);
     }
 
     public long requests() {
-        return requests;
+        return status == null ? 0 : status.getRequests();
     }
 
     public int maxDepth() {
-        return maxDepth;
+        return status == null ? 0 : status.getMaxDepth();
+    }
+
+    /** Rows per second: recent while running, the scan's average once ended. */
+    public double rowsPerSecond() {
+        return status == null ? 0 : status.getRowsPerSecond();
     }
 
     public List<String> errors() {
-        return List.copyOf(errors);
+        return status == null ? List.of() : List.copyOf(status.getErrors());
     }
 
-    /** Start of the scan (its seeding) to its latest event. */
+    /** Start of the scan (its seeding) to its end, or to its latest event while running. */
     public long elapsedMillis() {
-        return spec == null ? 0 : Math.max(0, lastEventMillis - spec.getCreatedAtMillis());
-    }
-
-    private static long sum(ItemCounts c) {
-        return (long) c.getPrefixQueries() + c.getPartitionQueries() + c.getEntityBatches();
-    }
-
-    private static void add(ItemCounts c, long[] into) {
-        into[0] += c.getPrefixQueries();
-        into[1] += c.getPartitionQueries();
-        into[2] += c.getEntityBatches();
+        if (!started()) {
+            return 0;
+        }
+        long end = status.getEndMillis() != null ? status.getEndMillis() : status.getLastEventMillis();
+        return Math.max(0, end - status.getStartMillis());
     }
 }

@@ -19,6 +19,16 @@ public enum ItemKind {
         this.topic = topic;
     }
 
+    /** The kind of item an input topic carries, or null for other topics. */
+    public static ItemKind ofTopic(String topic) {
+        for (ItemKind kind : values()) {
+            if (kind.topic.equals(topic)) {
+                return kind;
+            }
+        }
+        return null;
+    }
+
     public static ItemKind of(SpecificRecord item) {
         return switch (item) {
             case PrefixQuery q -> PREFIX_QUERY;

@@ -6,6 +6,7 @@ import io.tablescan.table.RetryingTableStore.FailedRequestException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -19,16 +20,22 @@ import org.apache.kafka.common.serialization.Serializer;
 final class ItemProcessor<T extends SpecificRecord> {
     /** Outputs of one record, and its contribution to its scan's event. */
     record Outcome(List<ProducerRecord<byte[], byte[]>> records, String scanId, ItemKind kind, int depth,
-            ItemHandler.Result result, String error) {}
+            ItemHandler.Result result, String error) {
+        boolean skipped() {
+            return result == null && error == null && scanId != null;
+        }
+    }
 
     private final String worker;
     private final ItemHandler<T> handler;
     private final Serializer<SpecificRecord> serializer;
     private final Deserializer<SpecificRecord> deserializer;
     private final Semaphore inFlight;
+    private final Predicate<String> cancelled;
 
     ItemProcessor(String worker, ItemHandler<T> handler, Serializer<SpecificRecord> serializer,
-            Deserializer<SpecificRecord> deserializer, int maxInFlight) {
+            Deserializer<SpecificRecord> deserializer, int maxInFlight, Predicate<String> cancelled) {
+        this.cancelled = cancelled;
         this.worker = worker;
         this.handler = handler;
         this.serializer = serializer;
@@ -51,6 +58,9 @@ final class ItemProcessor<T extends SpecificRecord> {
         }
         ScanSpec spec = ItemKind.spec(item);
         ItemKind kind = ItemKind.of(item);
+        if (spec != null && cancelled.test(spec.getScanId())) {
+            return new Outcome(List.of(), spec.getScanId(), kind, ItemKind.depth(item), null, null); // skipped
+        }
         try {
             WorkItemValidator.check(item);
             ItemHandler.Result result = handleBounded(item);

@@ -44,6 +44,13 @@ public final class KafkaSettings {
         return new KafkaSettings(props);
     }
 
+    /** The {@code KAFKA_*} settings of {@code env} (TLS, SASL, ...) with the given bootstrap servers. */
+    public static KafkaSettings of(String bootstrapServers, Map<String, String> env) {
+        Map<String, String> merged = new java.util.HashMap<>(env);
+        merged.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
+        return fromEnvironment(merged);
+    }
+
     public static KafkaSettings of(String bootstrapServers) {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrapServers);
@@ -87,6 +94,17 @@ public final class KafkaSettings {
         props.putIfAbsent("auto.offset.reset", "earliest");
         props.putIfAbsent("max.poll.records", Integer.toString(maxPollRecords));
         props.putIfAbsent("max.partition.fetch.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES));
+        return props;
+    }
+
+    /** A Kafka Streams application's settings: the client settings plus its application id. */
+    public Properties streams(String applicationId) {
+        Properties props = copy();
+        props.put("application.id", applicationId);
+        if ("consumer".equalsIgnoreCase(props.getProperty("group.protocol"))) {
+            props.remove("group.protocol"); // a plain consumers' protocol; Streams has classic or streams
+        }
+        props.putIfAbsent("producer.compression.type", "lz4");
         return props;
     }
 

@@ -11,6 +11,9 @@ public final class ScanEventBuilder {
     private final int[] emitted = new int[3];
     private final int[] done = new int[3];
     private final int[] failed = new int[3];
+    private final int[] skipped = new int[3];
+    private final int[] retried = new int[3];
+    private boolean cancelled;
     private long rowsRead;
     private long rowsWritten;
     private long requests;
@@ -48,9 +51,27 @@ public final class ScanEventBuilder {
         return this;
     }
 
+    /** An item of a cancelled scan, dropped unprocessed. */
+    public ScanEventBuilder skipped(ItemKind kind) {
+        skipped[kind.ordinal()]++;
+        return this;
+    }
+
+    /** A failed item re-submitted: it is open again until it is done or fails again. */
+    public ScanEventBuilder retried(ItemKind kind) {
+        retried[kind.ordinal()]++;
+        return this;
+    }
+
+    public ScanEventBuilder cancelled() {
+        cancelled = true;
+        return this;
+    }
+
     public ScanEvent build() {
         return new ScanEvent(scanId, System.currentTimeMillis(), startedSpec, counts(emitted), counts(done),
-                counts(failed), rowsRead, rowsWritten, requests, maxDepth, firstError);
+                counts(failed), rowsRead, rowsWritten, requests, maxDepth, firstError, counts(skipped),
+                counts(retried), cancelled);
     }
 
     private static ItemCounts counts(int[] c) {

@@ -20,7 +20,14 @@ public final class Topics {
     public static final String ENTITY_BATCHES = "tablescan.entity-batches";
     public static final String SCAN_EVENTS = "tablescan.scan-events";
     public static final String DEAD_LETTERS = "tablescan.dead-letters";
-    public static final List<String> ALL = List.of(PREFIX_QUERIES, PARTITION_QUERIES, ENTITY_BATCHES, SCAN_EVENTS, DEAD_LETTERS);
+    /** The ledger's output: the latest {@code ScanStatus} of every scan, keyed by scan id. */
+    public static final String SCANS = "tablescan.scans";
+    /** Operators' instructions ({@code ScanControl}, e.g. cancel), keyed by scan id; every worker follows it. */
+    public static final String SCAN_CONTROL = "tablescan.scan-control";
+    public static final List<String> ALL =
+            List.of(PREFIX_QUERIES, PARTITION_QUERIES, ENTITY_BATCHES, SCAN_EVENTS, DEAD_LETTERS, SCANS, SCAN_CONTROL);
+    /** Topics that keep only the latest record per key. */
+    public static final List<String> COMPACTED = List.of(SCANS, SCAN_CONTROL);
 
     /** Room for an entity batch near the service's 4 MiB transaction limit, with Avro and header overhead. */
     public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -35,7 +42,9 @@ public final class Topics {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : ALL) {
             NewTopic topic = new NewTopic(name, java.util.Optional.of(partitions), replication);
-            topic.configs(Map.of("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES)));
+            topic.configs(COMPACTED.contains(name)
+                    ? Map.of("cleanup.policy", "compact", "segment.ms", "3600000", "min.cleanable.dirty.ratio", "0.1")
+                    : Map.of("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES)));
             topics.add(topic);
         }
         admin.createTopics(topics).values().forEach((name, future) -> {

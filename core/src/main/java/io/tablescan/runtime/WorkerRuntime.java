@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -51,6 +52,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final Consumer<byte[], byte[]> consumer;
     private final Supplier<Producer<byte[], byte[]>> producers;
     private final ItemProcessor<T> processor;
+    private final AutoCloseable cancelFollower;
     private final Serializer<SpecificRecord> serializer;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -60,13 +62,15 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
     public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
             Supplier<Producer<byte[], byte[]>> producers, Serializer<SpecificRecord> serializer,
-            Deserializer<SpecificRecord> deserializer, int maxInFlight) {
+            Deserializer<SpecificRecord> deserializer, int maxInFlight, Predicate<String> cancelled,
+            AutoCloseable cancelFollower) {
         this.worker = worker;
+        this.cancelFollower = cancelFollower;
         this.inputTopic = inputTopic;
         this.consumer = consumer;
         this.producers = producers;
         this.serializer = serializer;
-        this.processor = new ItemProcessor<>(worker, handler, serializer, deserializer, maxInFlight);
+        this.processor = new ItemProcessor<>(worker, handler, serializer, deserializer, maxInFlight, cancelled);
     }
 
     /** A runtime with real Kafka clients, from the worker's settings. */
@@ -77,9 +81,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 new KafkaConsumer<>(kafka.consumer("tablescan-" + worker, maxPollRecords));
         // One transactional id per instance; zombies are fenced through the consumer group metadata (KIP-447).
         String transactionalId = "tablescan-" + worker + "-" + UUID.randomUUID();
+        CancelledScans cancelled = CancelledScans.follow(kafka);
         return new WorkerRuntime<>(worker, inputTopic, handler, consumer,
                 () -> new KafkaProducer<>(kafka.producer(transactionalId)), kafka.valueSerializer(),
-                kafka.valueDeserializer(), settings.maxInFlight());
+                kafka.valueDeserializer(), settings.maxInFlight(), cancelled::contains, cancelled);
     }
 
     @Override
@@ -177,6 +182,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             return;
         }
         ScanEventBuilder event = events.computeIfAbsent(outcome.scanId(), ScanEventBuilder::new);
+        if (outcome.skipped()) {
+            event.skipped(outcome.kind());
+            return;
+        }
         if (outcome.error() != null) {
             event.failed(outcome.kind(), outcome.error());
             return;
@@ -212,6 +221,11 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             producer.close(Duration.ofSeconds(5));
         }
         executor.shutdownNow();
+        try {
+            cancelFollower.close();
+        } catch (Exception e) {
+            LOG.debug("closing the cancel follower", e);
+        }
     }
 
     /** Stops after the batch in hand is committed (or abandoned), then leaves the group. */

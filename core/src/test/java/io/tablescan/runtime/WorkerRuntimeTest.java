@@ -63,8 +63,12 @@ class WorkerRuntimeTest {
     }
 
     WorkerRuntime<PrefixQuery> runtime(ItemHandler<PrefixQuery> handler) {
+        return runtime(handler, scanId -> false);
+    }
+
+    WorkerRuntime<PrefixQuery> runtime(ItemHandler<PrefixQuery> handler, java.util.function.Predicate<String> cancelled) {
         return new WorkerRuntime<>("test", Topics.PREFIX_QUERIES, handler, consumer, () -> producer, serializer,
-                deserializer, 4);
+                deserializer, 4, cancelled, () -> { });
     }
 
     /** Feeds the records in one poll, then stops the loop at the next poll. */
@@ -112,6 +116,22 @@ class WorkerRuntimeTest {
         assertThat(event.getRowsRead()).isEqualTo(7);
         assertThat(producer.consumerGroupOffsetsHistory()).last()
                 .satisfies(offsets -> assertThat(offsets.values().iterator().next().get(INPUT).offset()).isEqualTo(1));
+    }
+
+    @Test
+    void itemsOfACancelledScanAreSkippedAndCountedAsSkipped() {
+        AtomicInteger handled = new AtomicInteger();
+        runWith(runtime(handler(item -> {
+            handled.incrementAndGet();
+            return new ItemHandler.Result(List.of(), 1, 0, 1);
+        }), "scan-t"::equals), root(), root());
+
+        assertThat(handled.get()).isZero();
+        assertThat(sentTo(Topics.PARTITION_QUERIES)).isEmpty();
+        ScanEvent event = onlyEvent();
+        assertThat(event.getSkipped().getPrefixQueries()).isEqualTo(2);
+        assertThat(event.getDone().getPrefixQueries()).isZero();
+        assertThat(producer.transactionCommitted()).as("offsets still move on").isTrue();
     }
 
     @Test

@@ -3,7 +3,9 @@ package io.tablescan.serde;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanControl;
 import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanStatus;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificData;
@@ -15,7 +17,9 @@ public final class WireRecords {
             PrefixQuery.getClassSchema(),
             PartitionQuery.getClassSchema(),
             EntityBatch.getClassSchema(),
-            ScanEvent.getClassSchema());
+            ScanEvent.getClassSchema(),
+            ScanStatus.getClassSchema(),
+            ScanControl.getClassSchema());
 
     static {
         // Avro 1.12 refuses to instantiate generated classes of packages it does not trust.
@@ -29,9 +33,16 @@ public final class WireRecords {
     /** Every top-level schema of every released version, as written in {@code schemas/released/}. */
     public static List<Schema> releasedSchemas() {
         List<Schema> released = new java.util.ArrayList<>();
-        for (String version : resource("VERSIONS").strip().split("\\s+")) {
+        String versions = resource("VERSIONS");
+        if (versions == null) {
+            throw new IllegalStateException("missing schemas/released/VERSIONS");
+        }
+        for (String version : versions.strip().split("\\s+")) {
             for (Schema current : SCHEMAS) {
-                released.add(new Schema.Parser().parse(resource(version + "/" + current.getName() + ".avsc")));
+                String text = resource(version + "/" + current.getName() + ".avsc");
+                if (text != null) { // null: the record did not exist yet in that version
+                    released.add(new Schema.Parser().parse(text));
+                }
             }
         }
         return released;
@@ -40,7 +51,7 @@ public final class WireRecords {
     private static String resource(String name) {
         try (var in = WireRecords.class.getResourceAsStream("/io/tablescan/schema/released/" + name)) {
             if (in == null) {
-                throw new IllegalStateException("missing released schema resource " + name);
+                return null;
             }
             return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         } catch (java.io.IOException e) {

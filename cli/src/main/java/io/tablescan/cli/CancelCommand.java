@@ -1,0 +1,35 @@
+package io.tablescan.cli;
+
+import io.tablescan.progress.ScanCanceller;
+import io.tablescan.progress.ScanStatusReader;
+import io.tablescan.progress.ScanTotals;
+import io.tablescan.runtime.KafkaSettings;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "cancel", mixinStandardHelpOptions = true,
+        description = "Cancels a running scan: the workers skip its remaining items and the ledger records it as cancelled.")
+final class CancelCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCAN_ID")
+    String scanId;
+
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
+    @Override
+    public Integer call() {
+        KafkaSettings kafka = cluster.settings();
+        try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
+            ScanTotals t = StatusCommand.known(reader, scanId);
+            if (t.ended()) {
+                System.out.printf("scan %s %s: nothing to cancel%n", scanId, ProgressPrinter.describe(t));
+                return 0;
+            }
+        }
+        ScanCanceller.cancel(kafka, scanId);
+        System.out.printf("scan %s: cancel sent; workers skip its remaining items%n", scanId);
+        return 0;
+    }
+}

@@ -1,0 +1,51 @@
+package io.tablescan.cli;
+
+import io.tablescan.progress.FailedItems;
+import io.tablescan.progress.ScanStatusReader;
+import io.tablescan.progress.ScanTotals;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.ScanState;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "retry", mixinStandardHelpOptions = true,
+        description = "Re-submits a scan's failed items (after you fixed their cause) to the running workers; the "
+                + "scan is running again until they are done.")
+final class RetryCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCAN_ID")
+    String scanId;
+
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
+    @Option(names = "--wait", description = "Follow the scan until it ends again; exit like copy.")
+    boolean await;
+
+    @Override
+    public Integer call() {
+        KafkaSettings kafka = cluster.settings();
+        try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
+            ScanTotals before = StatusCommand.known(reader, scanId);
+            if (before.state() == ScanState.CANCELLED) {
+                throw new UserError(UserError.USAGE, "scan " + scanId + " was cancelled; start a new scan instead");
+            }
+            int retried;
+            try (FailedItems items = new FailedItems(kafka, scanId)) {
+                retried = items.retry();
+            }
+            System.out.printf("scan %s: re-submitted %,d failed items%n", scanId, retried);
+            if (!await || retried == 0) {
+                return 0;
+            }
+            ProgressPrinter printer = new ProgressPrinter(System.out);
+            long target = before.itemsRetried() + retried;
+            ScanTotals after = reader.await(scanId, t -> t.itemsRetried() >= target && t.ended(), Duration.ofDays(7),
+                    printer.interval(), printer::progress);
+            return printer.summary(after);
+        }
+    }
+}

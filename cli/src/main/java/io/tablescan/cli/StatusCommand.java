@@ -1,0 +1,79 @@
+package io.tablescan.cli;
+
+import io.tablescan.progress.ScanStatusReader;
+import io.tablescan.progress.ScanTotals;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Shows one scan's state, rows copied, rows/s, open items and failures as the ledger recorded "
+                + "them; without SCAN_ID, a table of recent scans.")
+final class StatusCommand implements Callable<Integer> {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCAN_ID")
+    String scanId;
+
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
+    @Option(names = "--watch", description = "Show live progress until the scan ends; then exit like copy "
+            + "(0 completed, 1 failures, 5 cancelled).")
+    boolean watch;
+
+    @Option(names = "--limit", defaultValue = "20", description = "Scans in the table (default ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Override
+    public Integer call() {
+        if (scanId == null && watch) {
+            throw new UserError(UserError.USAGE, "--watch needs a SCAN_ID");
+        }
+        try (ScanStatusReader reader = new ScanStatusReader(cluster.settings())) {
+            if (scanId == null) {
+                table(reader.all());
+                return 0;
+            }
+            ProgressPrinter printer = new ProgressPrinter(System.out);
+            ScanTotals t = known(reader, scanId);
+            if (!watch) {
+                printer.summary(t);
+                return 0;
+            }
+            return printer.summary(CopyRun.follow(reader, scanId, printer, Duration.ofDays(7)));
+        }
+    }
+
+    /** The scan's status, or a clear "not found". */
+    static ScanTotals known(ScanStatusReader reader, String scanId) {
+        ScanTotals t = reader.latest(scanId);
+        if (!t.started()) {
+            throw new UserError(UserError.NOT_FOUND, "no scan " + scanId + " in the ledger (wrong id, or no ledger running?)");
+        }
+        return t;
+    }
+
+    private void table(List<ScanTotals> scans) {
+        if (scans.isEmpty()) {
+            System.out.println("no scans in the ledger");
+            return;
+        }
+        System.out.printf("%-36s  %-23s  %-19s  %12s  %9s  %6s  %6s  %s%n", "SCAN", "STATE", "STARTED", "ROWS", "ROWS/S",
+                "OPEN", "FAILED", "SOURCE -> DESTINATION");
+        for (ScanTotals t : scans.subList(0, Math.min(limit, scans.size()))) {
+            var spec = t.spec();
+            System.out.printf("%-36s  %-23s  %-19s  %,12d  %,9.0f  %,6d  %,6d  %s -> %s%n", t.scanId(), t.state(),
+                    TIME.format(Instant.ofEpochMilli(t.status().getStartMillis())), t.rowsCopied(), t.rowsPerSecond(),
+                    t.openItems(), t.itemsFailed(), spec == null ? "?" : spec.getSource().getTable(),
+                    spec == null || spec.getDestination() == null ? "-" : spec.getDestination().getTable());
+        }
+    }
+}

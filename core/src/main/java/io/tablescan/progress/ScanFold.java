@@ -1,0 +1,108 @@
+package io.tablescan.progress;
+
+import io.tablescan.schema.ItemCounts;
+import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanState;
+import io.tablescan.schema.ScanStatus;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The ledger's arithmetic: folds one committed scan event into the scan's status. Pure and deterministic
+ * (times come from the events), so a ledger that restarts and replays reaches the same status.
+ */
+public final class ScanFold {
+    /** The current rate is measured over windows of about this length. */
+    static final long RATE_WINDOW_MILLIS = 5_000;
+    static final int MAX_ERRORS = 5;
+
+    private ScanFold() {}
+
+    public static ScanStatus apply(ScanStatus current, ScanEvent event) {
+        ScanStatus s = current == null ? empty(event.getScanId()) : ScanStatus.newBuilder(current).build();
+        if (event.getSpec() != null) {
+            s.setSpec(event.getSpec());
+            s.setStartMillis(event.getSpec().getCreatedAtMillis());
+        }
+        s.setEmitted(plus(s.getEmitted(), event.getEmitted(), 1));
+        s.setDone(plus(s.getDone(), event.getDone(), 1));
+        s.setFailed(plus(plus(s.getFailed(), event.getFailed(), 1), event.getRetried(), -1));
+        s.setSkipped(plus(s.getSkipped(), event.getSkipped(), 1));
+        s.setRetriedItems(s.getRetriedItems() + sum(event.getRetried()));
+        s.setRowsRead(s.getRowsRead() + event.getRowsRead());
+        s.setRowsWritten(s.getRowsWritten() + event.getRowsWritten());
+        s.setRequests(s.getRequests() + event.getRequests());
+        s.setMaxDepth(Math.max(s.getMaxDepth(), event.getMaxDepth()));
+        if (s.getStartMillis() == 0) {
+            s.setStartMillis(event.getTimeMillis());
+        }
+        s.setLastEventMillis(Math.max(s.getLastEventMillis(), event.getTimeMillis()));
+        String error = event.getFirstError();
+        if (error != null && s.getErrors().size() < MAX_ERRORS && !s.getErrors().contains(error)) {
+            List<String> errors = new ArrayList<>(s.getErrors());
+            errors.add(error);
+            s.setErrors(errors);
+        }
+        updateRate(s);
+        updateState(s, event.getCancelled());
+        return s;
+    }
+
+    /** Items emitted and not yet done, failed or skipped. */
+    public static long open(ScanStatus s) {
+        return sum(s.getEmitted()) - sum(s.getDone()) - sum(s.getFailed()) - sum(s.getSkipped());
+    }
+
+    /** Rows written, or rows read for a scan without a destination. */
+    public static long rowsCopied(ScanStatus s) {
+        return s.getSpec() != null && s.getSpec().getDestination() == null ? s.getRowsRead() : s.getRowsWritten();
+    }
+
+    public static long sum(ItemCounts c) {
+        return (long) c.getPrefixQueries() + c.getPartitionQueries() + c.getEntityBatches();
+    }
+
+    private static void updateState(ScanStatus s, boolean cancelEvent) {
+        if (cancelEvent && s.getState() != ScanState.CANCELLED) {
+            s.setState(ScanState.CANCELLED);
+            s.setEndMillis(s.getLastEventMillis());
+        } else if (s.getState() == ScanState.CANCELLED) {
+            return; // stays cancelled; the skipped items still drain
+        } else if (s.getSpec() != null && open(s) == 0) {
+            s.setState(sum(s.getFailed()) > 0 ? ScanState.COMPLETED_WITH_FAILURES : ScanState.COMPLETED);
+            s.setEndMillis(s.getLastEventMillis());
+            long millis = s.getLastEventMillis() - s.getStartMillis();
+            s.setRowsPerSecond(millis > 0 ? rowsCopied(s) * 1000.0 / millis : 0);
+        } else {
+            s.setState(ScanState.RUNNING);
+            s.setEndMillis(null);
+        }
+    }
+
+    private static void updateRate(ScanStatus s) {
+        if (s.getRateWindowStartMillis() == 0) {
+            s.setRateWindowStartMillis(s.getStartMillis());
+        }
+        long elapsed = s.getLastEventMillis() - s.getRateWindowStartMillis();
+        if (elapsed >= RATE_WINDOW_MILLIS) {
+            long rows = rowsCopied(s);
+            s.setRowsPerSecond((rows - s.getRateWindowStartRows()) * 1000.0 / elapsed);
+            s.setRateWindowStartMillis(s.getLastEventMillis());
+            s.setRateWindowStartRows(rows);
+        }
+    }
+
+    private static ScanStatus empty(String scanId) {
+        ItemCounts zero = new ItemCounts(0, 0, 0);
+        return ScanStatus.newBuilder().setScanId(scanId).setState(ScanState.RUNNING).setEmitted(zero).setDone(zero)
+                .setFailed(zero).setSkipped(zero).setRowsRead(0).setRowsWritten(0).setRequests(0).setMaxDepth(0)
+                .setStartMillis(0).setLastEventMillis(0).setRowsPerSecond(0).setRateWindowStartMillis(0)
+                .setRateWindowStartRows(0).setErrors(List.of()).build();
+    }
+
+    private static ItemCounts plus(ItemCounts a, ItemCounts b, int sign) {
+        return new ItemCounts(a.getPrefixQueries() + sign * b.getPrefixQueries(),
+                a.getPartitionQueries() + sign * b.getPartitionQueries(),
+                a.getEntityBatches() + sign * b.getEntityBatches());
+    }
+}

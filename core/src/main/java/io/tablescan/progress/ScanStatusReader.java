@@ -1,0 +1,118 @@
+package io.tablescan.progress;
+
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import io.tablescan.schema.ScanStatus;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Reads the ledger's compacted {@code tablescan.scans} topic: one scan's latest status, every scan's, or
+ * one scan's statuses as they come until a condition holds. Needs a running ledger to see anything new.
+ */
+public final class ScanStatusReader implements AutoCloseable {
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Deserializer<SpecificRecord> deserializer;
+
+    public ScanStatusReader(KafkaSettings kafka) {
+        Properties props = kafka.consumer("unused", 500);
+        props.remove("group.id"); // assigns partitions itself: no group, nothing committed
+        props.remove("group.protocol");
+        this.consumer = new KafkaConsumer<>(props);
+        this.deserializer = kafka.valueDeserializer();
+    }
+
+    /** The scan's latest status, or a view with no status when the ledger has no record of it. */
+    public ScanTotals latest(String scanId) {
+        Map<String, ScanStatus> statuses = readToEnd(List.of(partitionOf(scanId)));
+        return new ScanTotals(scanId, statuses.get(scanId));
+    }
+
+    /** Every scan the ledger knows, most recently started first. */
+    public List<ScanTotals> all() {
+        List<TopicPartition> partitions = consumer.partitionsFor(Topics.SCANS, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        List<ScanTotals> scans = new ArrayList<>();
+        readToEnd(partitions).forEach((id, status) -> scans.add(new ScanTotals(id, status)));
+        scans.sort(Comparator.comparingLong((ScanTotals t) -> t.status().getStartMillis()).reversed());
+        return scans;
+    }
+
+    /**
+     * Follows the scan's status until {@code until} holds or {@code timeout} passes, calling {@code progress}
+     * at most every {@code interval}. Returns the latest status seen.
+     */
+    public ScanTotals await(String scanId, Predicate<ScanTotals> until, Duration timeout, Duration interval,
+            Consumer<ScanTotals> progress) {
+        ScanTotals latest = latest(scanId); // also leaves the consumer assigned at the end of the partition
+        Instant end = Instant.now().plus(timeout);
+        Instant nextReport = Instant.now();
+        while (!until.test(latest) && Instant.now().isBefore(end)) {
+            if (progress != null && !Instant.now().isBefore(nextReport)) {
+                progress.accept(latest);
+                nextReport = Instant.now().plus(interval);
+            }
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                ScanStatus status = decode(record, scanId);
+                if (status != null) {
+                    latest = new ScanTotals(scanId, status);
+                }
+            }
+        }
+        return latest;
+    }
+
+    private TopicPartition partitionOf(String scanId) {
+        // The ledger keys statuses by scan id with the default partitioner.
+        int partitions = consumer.partitionsFor(Topics.SCANS, Duration.ofSeconds(30)).size();
+        if (partitions == 0) {
+            throw new IllegalStateException("topic " + Topics.SCANS + " does not exist");
+        }
+        int partition = Utils.toPositive(Utils.murmur2(scanId.getBytes(StandardCharsets.UTF_8))) % partitions;
+        return new TopicPartition(Topics.SCANS, partition);
+    }
+
+    private Map<String, ScanStatus> readToEnd(List<TopicPartition> partitions) {
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        Map<String, ScanStatus> latest = new LinkedHashMap<>();
+        while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                ScanStatus status = decode(record, null);
+                if (status != null) {
+                    latest.put(status.getScanId(), status);
+                }
+            }
+        }
+        return latest;
+    }
+
+    private ScanStatus decode(ConsumerRecord<byte[], byte[]> record, String onlyScanId) {
+        if (record.value() == null || record.key() == null
+                || onlyScanId != null && !onlyScanId.equals(new String(record.key(), StandardCharsets.UTF_8))) {
+            return null;
+        }
+        return deserializer.deserialize(record.topic(), record.value()) instanceof ScanStatus s ? s : null;
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

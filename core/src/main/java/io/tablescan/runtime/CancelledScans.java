@@ -1,0 +1,93 @@
+package io.tablescan.runtime;
+
+import io.tablescan.schema.ScanControl;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scans an operator cancelled, followed from the compacted scan-control topic on a background thread, so
+ * a worker can skip a cancelled scan's items within a poll or two of the cancel.
+ */
+public final class CancelledScans implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CancelledScans.class);
+
+    private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Deserializer<SpecificRecord> deserializer;
+    private final Thread thread;
+
+    private CancelledScans(KafkaSettings kafka) {
+        Properties props = kafka.consumer("unused", 500);
+        props.remove("group.id"); // reads every partition itself: no group, nothing committed
+        props.remove("group.protocol");
+        this.consumer = new KafkaConsumer<>(props);
+        this.deserializer = kafka.valueDeserializer();
+        this.thread = Thread.ofPlatform().name("cancelled-scans").daemon().unstarted(this::follow);
+    }
+
+    /** Starts following the scan-control topic (which must exist). */
+    public static CancelledScans follow(KafkaSettings kafka) {
+        CancelledScans scans = new CancelledScans(kafka);
+        scans.thread.start();
+        return scans;
+    }
+
+    public boolean contains(String scanId) {
+        return scanId != null && cancelled.contains(scanId);
+    }
+
+    private void follow() {
+        try {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.SCAN_CONTROL, Duration.ofSeconds(60)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (!Thread.currentThread().isInterrupted()) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    apply(record);
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.error("stopped following {}: cancels will not be seen by this worker ({})", Topics.SCAN_CONTROL, e.toString());
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private void apply(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            if (record.value() != null && deserializer.deserialize(record.topic(), record.value()) instanceof ScanControl c) {
+                if (c.getCancelled()) {
+                    cancelled.add(c.getScanId());
+                } else {
+                    cancelled.remove(c.getScanId());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("ignoring an unreadable record at {}-{}@{}", record.topic(), record.partition(), record.offset());
+        }
+    }
+
+    @Override
+    public void close() {
+        consumer.wakeup();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

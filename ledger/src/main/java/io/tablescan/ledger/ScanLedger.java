@@ -1,0 +1,125 @@
+package io.tablescan.ledger;
+
+import io.tablescan.progress.ScanFold;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scan ledger: a Kafka Streams application (exactly-once) that folds the committed scan events into one
+ * {@link ScanStatus} per scan, kept in an in-memory store restored from its changelog and published to the
+ * compacted {@code tablescan.scans} topic. Any number of instances share the work by scan-events partition.
+ */
+public final class ScanLedger implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ScanLedger.class);
+    public static final String APPLICATION_ID = "tablescan-ledger";
+    public static final String STORE = "scans";
+
+    private final KafkaStreams streams;
+    private final Path stateDir;
+    private final CountDownLatch running = new CountDownLatch(1);
+
+    private ScanLedger(KafkaStreams streams, Path stateDir) {
+        this.streams = streams;
+        this.stateDir = stateDir;
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING) {
+                running.countDown();
+            }
+        });
+    }
+
+    /** The topology: scan events in, statuses out. */
+    public static Topology topology(KafkaSettings kafka) {
+        Serde<ScanEvent> events = RecordSerde.of(ScanEvent.class, kafka);
+        Serde<ScanStatus> statuses = RecordSerde.of(ScanStatus.class, kafka);
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(Topics.SCAN_EVENTS, Consumed.with(Serdes.String(), events))
+                .filter((scanId, event) -> scanId != null && event != null)
+                .groupByKey(Grouped.with(Serdes.String(), events))
+                .aggregate(() -> null, (scanId, event, status) -> ScanFold.apply(status, event),
+                        Materialized.<String, ScanStatus>as(Stores.inMemoryKeyValueStore(STORE))
+                                .withKeySerde(Serdes.String()).withValueSerde(statuses))
+                .toStream()
+                .to(Topics.SCANS, Produced.with(Serdes.String(), statuses));
+        return builder.build();
+    }
+
+    /** Starts a ledger instance; the pipeline's topics must exist. */
+    public static ScanLedger start(KafkaSettings kafka) {
+        Path stateDir;
+        try {
+            stateDir = Files.createTempDirectory("tablescan-ledger");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        KafkaStreams streams = new KafkaStreams(topology(kafka), properties(kafka, stateDir));
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("ledger stream thread failed, replacing it: {}", e.toString());
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        ScanLedger ledger = new ScanLedger(streams, stateDir);
+        streams.start();
+        return ledger;
+    }
+
+    static Properties properties(KafkaSettings kafka, Path stateDir) {
+        Properties props = kafka.streams(APPLICATION_ID);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
+        // An unreadable event is parked in the dead-letter topic by Streams, with its reason in headers.
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, Topics.DEAD_LETTERS);
+        props.put("processing.exception.handler.global.enabled", "true");
+        return props;
+    }
+
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** Waits until the instance first runs (its tasks assigned and restored), or the deadline passes. */
+    public boolean awaitRunning(Duration timeout) throws InterruptedException {
+        return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops and leaves the group at once, so another instance takes the partitions over without waiting. */
+    @Override
+    public void close() {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
+        try (Stream<Path> files = Files.walk(stateDir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.debug("cannot delete {}", stateDir, e);
+        }
+    }
+}
