@@ -77,7 +77,8 @@ final class ItemProcessor<T extends SpecificRecord> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            // A broken dependency (LinkageError) fails the item, not the worker thread: parked, counted, visible.
             int attempts = e instanceof FailedRequestException f ? f.attempts() : 1;
             String error = e.getClass().getSimpleName() + ": " + e.getMessage();
             return new Outcome(List.of(DeadLetters.of(record, spec.getScanId(), e, attempts, worker)),

@@ -164,6 +164,18 @@ class WorkerRuntimeTest {
     }
 
     @Test
+    void aLinkageErrorInAHandlerFailsTheItemNotTheWorker() {
+        runWith(runtime(handler(item -> {
+            throw new LinkageError("Package versions: jackson-core=2.21.2, jackson-dataformat-xml=unknown");
+        })), root());
+
+        assertThat(DeadLetters.header(sentTo(Topics.DEAD_LETTERS).getFirst().headers(), DeadLetters.ERROR_CLASS))
+                .isEqualTo("java.lang.LinkageError");
+        assertThat(onlyEvent().getFailed().getPrefixQueries()).isEqualTo(1);
+        assertThat(producer.transactionCommitted()).isTrue();
+    }
+
+    @Test
     void transientFailuresAreRetriedThenParkedWithTheirAttempts() {
         AtomicInteger calls = new AtomicInteger();
         RetryPolicy fast = new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2));

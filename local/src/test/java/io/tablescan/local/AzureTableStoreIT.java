@@ -118,4 +118,21 @@ class AzureTableStoreIT {
         assertThatThrownBy(() -> AzureTableStore.fromConnectionString("garbage with secret!"))
                 .isInstanceOf(IllegalArgumentException.class).message().doesNotContain("secret!");
     }
+
+    @Test
+    void aWrongAccountKeyIsAPermanent403() {
+        String wrongKey = azurite.connectionString()
+                .replaceAll("AccountKey=[^;]+", "AccountKey=" + java.util.Base64.getEncoder().encodeToString(new byte[64]));
+        AzureTableStore denied = AzureTableStore.fromConnectionString(wrongKey);
+        store.createTableIfNotExists("denied");
+
+        assertThatThrownBy(() -> denied.upsert("denied", "p", List.of(new TableRow("p", "r", List.of()))))
+                .isInstanceOfSatisfying(TableStoreException.class, e -> {
+                    assertThat(e.status()).isEqualTo(403);
+                    assertThat(e.isTransient()).isFalse();
+                    assertThat(e.getMessage()).doesNotContain("AccountKey").doesNotContain("AAAAAAAA");
+                });
+        assertThatThrownBy(() -> denied.query("denied", KeyRange.ALL, new QueryOptions(1, null, null), null))
+                .isInstanceOfSatisfying(TableStoreException.class, e -> assertThat(e.status()).isEqualTo(403));
+    }
 }
