@@ -9,6 +9,7 @@ COPY local local
 COPY discovery-worker discovery-worker
 COPY partition-worker partition-worker
 COPY copy-worker copy-worker
+COPY ledger ledger
 COPY cli cli
 RUN mvn -B -q -DskipTests package
 

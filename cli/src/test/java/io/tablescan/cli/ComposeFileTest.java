@@ -44,12 +44,12 @@ class ComposeFileTest {
                 assertThat(WorkerSettings.reads(variable)).as(entry.getKey() + " sets " + variable).isTrue();
             }
         }
-        assertThat(tablescanServices).isEqualTo(5);
+        assertThat(tablescanServices).isEqualTo(6);
     }
 
     @Test
     @SuppressWarnings("unchecked")
-    void workersAreTheThreeKindsAndNameAnAccountTheSeedUses() throws IOException {
+    void workersAreTheThreeKindsPlusTheLedgerAndNameAnAccountTheSeedUses() throws IOException {
         Map<String, Object> services = services();
         for (String worker : List.of("discovery", "partition", "copy")) {
             Map<String, Object> service = (Map<String, Object>) services.get(worker + "-worker");
@@ -57,6 +57,9 @@ class ComposeFileTest {
             assertThat((Map<String, Object>) service.get("environment"))
                     .containsKeys("KAFKA_BOOTSTRAP_SERVERS", "TABLESCAN_ACCOUNT_LOCAL_CONNECTION_STRING");
         }
+        Map<String, Object> ledger = (Map<String, Object>) services.get("ledger");
+        assertThat((List<String>) ledger.get("command")).as("the seed's --wait needs a ledger").containsExactly("ledger");
+        assertThat((Map<String, Object>) ledger.get("environment")).containsKey("KAFKA_BOOTSTRAP_SERVERS");
         List<String> seed = (List<String>) ((Map<String, Object>) services.get("seed")).get("command");
         assertThat(seed.get(seed.indexOf("--source-account") + 1)).isEqualTo("local");
         assertThat(seed.get(seed.indexOf("--dest-account") + 1)).isEqualTo("local");
