@@ -7,6 +7,7 @@ import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.table.Accounts;
+import io.tablescan.table.FaultInjectingTableStore;
 import java.time.Duration;
 
 /** A copy with the three workers and the ledger in this process: seed, follow until it ends, stop. */
@@ -17,7 +18,14 @@ final class CopyRun {
 
     static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Duration timeout) {
-        return run(WorkerSettings.local(bootstrapServers, accounts), spec, printer, timeout);
+        WorkerSettings settings;
+        try { // TABLESCAN_FAULT_RATE applies to local copies too, so anyone can watch retries at work
+            settings = WorkerSettings.local(bootstrapServers, accounts)
+                    .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(System.getenv()));
+        } catch (IllegalArgumentException e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
+        }
+        return run(settings, spec, printer, timeout);
     }
 
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {

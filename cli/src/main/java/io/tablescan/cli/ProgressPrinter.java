@@ -86,10 +86,8 @@ final class ProgressPrinter {
                 t.done(0), t.done(1), t.done(2), t.maxDepth());
         out.printf("  open items:    %,d of %,d emitted; %,d failed, %,d skipped, %,d retried%n", t.openItems(),
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
-        out.printf("  requests:      %,d table reads%n", t.requests());
-        if (io.tablescan.table.RetryingTableStore.retries() > 0) {
-            out.printf("  retried:       %,d table requests in this process%n", io.tablescan.table.RetryingTableStore.retries());
-        }
+        out.printf("  requests:      %,d table reads; %,d requests retried (%,d throttled)%n", t.requests(), t.retries(),
+                t.throttles());
         for (String error : t.errors()) {
             out.println("  error:         " + error);
         }

@@ -28,7 +28,7 @@ final class ChildProcesses implements AutoCloseable {
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), TablescanCommand.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(logs.resolve(label + ".log").toFile());
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(label + ".log").toFile()));
         builder.environment().putAll(env);
         try {
             Process process = builder.start();

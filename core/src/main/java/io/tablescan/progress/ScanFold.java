@@ -32,6 +32,8 @@ public final class ScanFold {
         s.setRowsRead(s.getRowsRead() + event.getRowsRead());
         s.setRowsWritten(s.getRowsWritten() + event.getRowsWritten());
         s.setRequests(s.getRequests() + event.getRequests());
+        s.setRetries(s.getRetries() + event.getRetries());
+        s.setThrottles(s.getThrottles() + event.getThrottles());
         s.setMaxDepth(Math.max(s.getMaxDepth(), event.getMaxDepth()));
         if (s.getStartMillis() == 0) {
             s.setStartMillis(event.getTimeMillis());
@@ -95,7 +97,7 @@ public final class ScanFold {
     private static ScanStatus empty(String scanId) {
         ItemCounts zero = new ItemCounts(0, 0, 0);
         return ScanStatus.newBuilder().setScanId(scanId).setState(ScanState.RUNNING).setEmitted(zero).setDone(zero)
-                .setFailed(zero).setSkipped(zero).setRowsRead(0).setRowsWritten(0).setRequests(0).setMaxDepth(0)
+                .setFailed(zero).setSkipped(zero).setRowsRead(0).setRowsWritten(0).setRequests(0).setRetries(0).setThrottles(0).setMaxDepth(0)
                 .setStartMillis(0).setLastEventMillis(0).setRowsPerSecond(0).setRateWindowStartMillis(0)
                 .setRateWindowStartRows(0).setErrors(List.of()).build();
     }

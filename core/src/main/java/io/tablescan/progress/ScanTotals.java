@@ -99,6 +99,14 @@ public final class ScanTotals {
         return status == null ? 0 : status.getRequests();
     }
 
+    public long retries() {
+        return status == null ? 0 : status.getRetries();
+    }
+
+    public long throttles() {
+        return status == null ? 0 : status.getThrottles();
+    }
+
     public int maxDepth() {
         return status == null ? 0 : status.getMaxDepth();
     }

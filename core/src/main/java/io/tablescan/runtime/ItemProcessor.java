@@ -2,6 +2,7 @@ package io.tablescan.runtime;
 
 import io.tablescan.items.WorkItemValidator;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.RetryingTableStore.FailedRequestException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ import org.apache.kafka.common.serialization.Serializer;
 final class ItemProcessor<T extends SpecificRecord> {
     /** Outputs of one record, and its contribution to its scan's event. */
     record Outcome(List<ProducerRecord<byte[], byte[]>> records, String scanId, ItemKind kind, int depth,
-            ItemHandler.Result result, String error) {
+            ItemHandler.Result result, String error, long[] retries) {
         boolean skipped() {
             return result == null && error == null && scanId != null;
         }
@@ -54,13 +55,14 @@ final class ItemProcessor<T extends SpecificRecord> {
             item = handler.type().cast(decoded);
         } catch (RuntimeException e) {
             // Belongs to no scan we can name: parked, not counted.
-            return new Outcome(List.of(DeadLetters.of(record, null, e, 1, worker)), null, null, 0, null, null);
+            return new Outcome(List.of(DeadLetters.of(record, null, e, 1, worker)), null, null, 0, null, null, null);
         }
         ScanSpec spec = ItemKind.spec(item);
         ItemKind kind = ItemKind.of(item);
         if (spec != null && cancelled.test(spec.getScanId())) {
-            return new Outcome(List.of(), spec.getScanId(), kind, ItemKind.depth(item), null, null); // skipped
+            return new Outcome(List.of(), spec.getScanId(), kind, ItemKind.depth(item), null, null, null); // skipped
         }
+        RetryingTableStore.takeThreadCounts(); // from here on, this thread's retries belong to this item
         try {
             WorkItemValidator.check(item);
             ItemHandler.Result result = handleBounded(item);
@@ -73,7 +75,8 @@ final class ItemProcessor<T extends SpecificRecord> {
                 }
                 out.add(new ProducerRecord<>(topic, ItemKind.key(emitted), value));
             }
-            return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null);
+            return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null,
+                    RetryingTableStore.takeThreadCounts());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
@@ -82,7 +85,7 @@ final class ItemProcessor<T extends SpecificRecord> {
             int attempts = e instanceof FailedRequestException f ? f.attempts() : 1;
             String error = e.getClass().getSimpleName() + ": " + e.getMessage();
             return new Outcome(List.of(DeadLetters.of(record, spec.getScanId(), e, attempts, worker)),
-                    spec.getScanId(), kind, ItemKind.depth(item), null, error);
+                    spec.getScanId(), kind, ItemKind.depth(item), null, error, RetryingTableStore.takeThreadCounts());
         }
     }
 

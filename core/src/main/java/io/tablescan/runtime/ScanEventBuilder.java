@@ -17,6 +17,8 @@ public final class ScanEventBuilder {
     private long rowsRead;
     private long rowsWritten;
     private long requests;
+    private long retries;
+    private long throttles;
     private int maxDepth;
     private String firstError;
 
@@ -63,6 +65,13 @@ public final class ScanEventBuilder {
         return this;
     }
 
+    /** Retried table requests and throttling responses met while processing an item. */
+    public ScanEventBuilder retries(long retried, long throttled) {
+        retries += retried;
+        throttles += throttled;
+        return this;
+    }
+
     public ScanEventBuilder cancelled() {
         cancelled = true;
         return this;
@@ -71,7 +80,7 @@ public final class ScanEventBuilder {
     public ScanEvent build() {
         return new ScanEvent(scanId, System.currentTimeMillis(), startedSpec, counts(emitted), counts(done),
                 counts(failed), rowsRead, rowsWritten, requests, maxDepth, firstError, counts(skipped),
-                counts(retried), cancelled);
+                counts(retried), cancelled, retries, throttles);
     }
 
     private static ItemCounts counts(int[] c) {

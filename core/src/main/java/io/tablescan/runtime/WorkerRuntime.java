@@ -182,6 +182,9 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             return;
         }
         ScanEventBuilder event = events.computeIfAbsent(outcome.scanId(), ScanEventBuilder::new);
+        if (outcome.retries() != null) {
+            event.retries(outcome.retries()[0], outcome.retries()[1]);
+        }
         if (outcome.skipped()) {
             event.skipped(outcome.kind());
             return;

@@ -1,6 +1,7 @@
 package io.tablescan.runtime;
 
 import io.tablescan.table.Accounts;
+import io.tablescan.table.FaultInjectingTableStore;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;
@@ -26,6 +27,7 @@ public final class WorkerSettings {
     /** True for every environment variable a worker reads (the docs and deployment files are checked against it). */
     public static boolean reads(String variable) {
         return TABLESCAN_VARIABLES.contains(variable)
+                || variable.equals(FaultInjectingTableStore.RATE) || variable.equals(FaultInjectingTableStore.KINDS)
                 || variable.matches("TABLESCAN_ACCOUNT_[A-Z0-9_]+_CONNECTION_STRING")
                 || KafkaSettings.isClientSetting(variable);
     }
@@ -37,6 +39,7 @@ public final class WorkerSettings {
     private final int topicPartitions;
     private final Optional<Short> topicReplication;
     private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
+    private FaultInjectingTableStore.Faults faults = FaultInjectingTableStore.Faults.NONE;
 
     public WorkerSettings(KafkaSettings kafka, Accounts accounts, int maxInFlight, RetryPolicy retry,
             int topicPartitions, Optional<Short> topicReplication) {
@@ -63,7 +66,14 @@ public final class WorkerSettings {
                 positive(env, MAX_IN_FLIGHT, 32),
                 new RetryPolicy(attempts, RetryPolicy.DEFAULT.firstDelay(), RetryPolicy.DEFAULT.maxDelay()),
                 positive(env, TOPIC_PARTITIONS, 12),
-                replication == null ? Optional.empty() : Optional.of((short) positive(env, TOPIC_REPLICATION, 1)));
+                replication == null ? Optional.empty() : Optional.of((short) positive(env, TOPIC_REPLICATION, 1)))
+                .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(env));
+    }
+
+    /** Injects table faults (a testing aid): every store this worker opens from now on fails some requests. */
+    public WorkerSettings withFaults(FaultInjectingTableStore.Faults faults) {
+        this.faults = faults;
+        return this;
     }
 
     /** Settings for a local run: an embedded broker and accounts bound in code. */
@@ -92,7 +102,7 @@ public final class WorkerSettings {
     /** The account's table store, retrying transient failures by this worker's policy. */
     public TableStore store(String alias) {
         return stores.computeIfAbsent(alias.toLowerCase(java.util.Locale.ROOT),
-                key -> new RetryingTableStore(accounts.get(alias), retry));
+                key -> new RetryingTableStore(FaultInjectingTableStore.wrap(accounts.get(alias), faults), retry));
     }
 
     /** Creates the pipeline's topics if missing. */

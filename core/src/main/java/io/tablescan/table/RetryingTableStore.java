@@ -15,6 +15,8 @@ import java.util.function.Supplier;
 public final class RetryingTableStore implements TableStore {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RetryingTableStore.class);
     private static final AtomicLong RETRIES = new AtomicLong();
+    /** Retries and throttling responses (429, 503) of the requests made on this thread. */
+    private static final ThreadLocal<long[]> THREAD_COUNTS = ThreadLocal.withInitial(() -> new long[2]);
 
     private final TableStore store;
     private final RetryPolicy policy;
@@ -27,6 +29,18 @@ public final class RetryingTableStore implements TableStore {
     /** Retries made by every instance in this process. */
     public static long retries() {
         return RETRIES.get();
+    }
+
+    /**
+     * Retries (index 0) and throttling responses (index 1) of the requests made on this thread since the last
+     * call, which resets them: a worker attributes them to the item it is processing.
+     */
+    public static long[] takeThreadCounts() {
+        long[] counts = THREAD_COUNTS.get();
+        long[] taken = counts.clone();
+        counts[0] = 0;
+        counts[1] = 0;
+        return taken;
     }
 
     @Override
@@ -60,10 +74,14 @@ public final class RetryingTableStore implements TableStore {
             try {
                 return request.get();
             } catch (TableStoreException e) {
+                if (e.status() == 429 || e.status() == 503) {
+                    THREAD_COUNTS.get()[1]++;
+                }
                 if (!e.isTransient() || attempt >= policy.maxAttempts()) {
                     throw new FailedRequestException(e, attempt);
                 }
                 RETRIES.incrementAndGet();
+                THREAD_COUNTS.get()[0]++;
                 LOG.debug("retrying a table request after: {} (attempt {})", e.getMessage(), attempt);
                 try {
                     Thread.sleep(policy.delay(attempt)); // backoff between attempts of one request

@@ -115,6 +115,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private static void format(Path data) {
+        if (Files.exists(data.resolve("meta.properties"))) {
+            return; // formatted before: a restarted broker keeps its cluster id and its data
+        }
         try {
             new Formatter()
                     .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
@@ -125,7 +128,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     .setControllerListenerName("CONTROLLER")
                     .setReleaseVersion(MetadataVersion.latestProduction())
                     .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
-                    .setIgnoreFormatted(true) // a restarted broker keeps its data
                     .run();
         } catch (Exception e) {
             throw new IllegalStateException("cannot format the broker's data directory: " + e.getMessage(), e);
