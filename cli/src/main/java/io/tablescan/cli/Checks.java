@@ -45,8 +45,8 @@ final class Checks {
         try {
             exists = store.tableExists(table);
         } catch (TableStoreException e) {
-            int code = e.status() == 0 ? UserError.UNREACHABLE : UserError.FAILED;
-            throw new UserError(code, "cannot read the " + what + " table " + table + ": " + e.getMessage());
+            throw new UserError(UserError.forStatus(e.status()),
+                    "cannot read the " + what + " table " + table + ": " + e.getMessage());
         }
         if (!exists) {
             throw new UserError(UserError.NOT_FOUND, "the " + what + " table " + table + " does not exist");

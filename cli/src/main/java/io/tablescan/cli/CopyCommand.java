@@ -46,7 +46,7 @@ final class CopyCommand implements Callable<Integer> {
         try {
             dest.createTableIfNotExists(destTable);
         } catch (TableStoreException e) {
-            throw new UserError(e.status() == 0 ? UserError.UNREACHABLE : UserError.FAILED,
+            throw new UserError(UserError.forStatus(e.status()),
                     "cannot create the destination table " + destTable + ": " + e.getMessage());
         }
         if (kafka != null) {

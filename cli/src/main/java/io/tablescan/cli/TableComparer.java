@@ -61,6 +61,13 @@ public final class TableComparer {
         return new Result(countA, countB, differences, examples);
     }
 
+    /** Every row of a table, in key order. */
+    public static List<TableRow> rows(TableStore store, String table) {
+        List<TableRow> rows = new java.util.ArrayList<>();
+        new Cursor(store, table).forEachRemaining(rows::add);
+        return rows;
+    }
+
     private static int compareKeys(TableRow x, TableRow y) {
         int c = x.partitionKey().compareTo(y.partitionKey());
         return c != 0 ? c : x.rowKey().compareTo(y.rowKey());

@@ -7,6 +7,12 @@ public final class UserError extends RuntimeException {
     public static final int UNREACHABLE = 3;
     public static final int NOT_FOUND = 4;
     public static final int CANCELLED = 5;
+    public static final int DENIED = 6;
+
+    /** The exit code for a storage failure: unreachable, denied (wrong key, no permission), or other. */
+    public static int forStatus(int httpStatus) {
+        return httpStatus == 0 ? UNREACHABLE : httpStatus == 401 || httpStatus == 403 ? DENIED : FAILED;
+    }
 
     private final int exitCode;
 

@@ -81,6 +81,19 @@ class CliIT {
         assertOneLine(run("start", "--kafka", "127.0.0.1:" + io.tablescan.local.FreePorts.find(), "--source-account",
                 "a", "--source-table", "abc", "--dest-account", "b", "--dest-table", "def"), 3, "cannot reach Kafka");
         assertOneLine(run("copy", "--source-table", "abc"), 2, "Missing required option");
+        String wrongKey = azurite.replaceAll("AccountKey=[^;]+",
+                "AccountKey=" + java.util.Base64.getEncoder().encodeToString(new byte[64]));
+        assertOneLine(run("copy", "--source-connection-string", wrongKey, "--source-table", "present", "--dest-table",
+                "def"), 6, "403");
+        assertThat(run("copy", "--source-connection-string", wrongKey, "--source-table", "present", "--dest-table",
+                "def").err()).doesNotContain("AAAAAAAAAAAA");
+        String nowhere = azurite.replaceAll("TableEndpoint=http://127.0.0.1:\\d+",
+                "TableEndpoint=http://127.0.0.1:" + io.tablescan.local.FreePorts.find());
+        long start = System.nanoTime();
+        assertOneLine(run("copy", "--source-connection-string", nowhere, "--source-table", "present", "--dest-table",
+                "def"), 3, "cannot read the source table");
+        assertThat((System.nanoTime() - start) / 1e9).as("seconds to give up on a closed port").isLessThan(30);
+        assertOneLine(run("status", "nosuchscan"), 2, "no Kafka cluster");
     }
 
     static void assertOneLine(Run run, int exitCode, String message) {
