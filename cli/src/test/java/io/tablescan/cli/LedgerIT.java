@@ -135,8 +135,11 @@ class LedgerIT {
             }
             assertThat(midway.state()).isEqualTo(ScanState.RUNNING);
             try (ScanLedger second = ScanLedger.start(KAFKA)) {
-                assertExact(ScanAwait.ended(KAFKA, spec.getScanId(), Duration.ofMinutes(3)), 12_000, "restartsource",
-                        "restartcopy");
+                ScanTotals ended = ScanAwait.ended(KAFKA, spec.getScanId(), Duration.ofMinutes(3));
+                assertExact(ended, 12_000, "restartsource", "restartcopy");
+                // The only instance holds every partition: its store answers with the same record.
+                assertThat(second.status(spec.getScanId())).hasValueSatisfying(
+                        s -> assertThat(s.getRowsWritten()).isEqualTo(12_000));
             }
         }
     }

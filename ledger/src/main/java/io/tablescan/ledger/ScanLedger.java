@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +21,11 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -109,6 +114,20 @@ public final class ScanLedger implements AutoCloseable {
     /** Waits until the instance first runs (its tasks assigned and restored), or the deadline passes. */
     public boolean awaitRunning(Duration timeout) throws InterruptedException {
         return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The scan's status from this instance's store (interactive query), or empty when this instance does not
+     * hold the scan's partition or has no record of it. Readers elsewhere use the {@code tablescan.scans} topic.
+     */
+    public Optional<ScanStatus> status(String scanId) {
+        try {
+            ReadOnlyKeyValueStore<String, ScanStatus> store = streams.store(
+                    StoreQueryParameters.fromNameAndType(STORE, QueryableStoreTypes.<String, ScanStatus>keyValueStore()));
+            return Optional.ofNullable(store.get(scanId));
+        } catch (InvalidStateStoreException e) {
+            return Optional.empty(); // rebalancing or restoring
+        }
     }
 
     /** Stops and leaves the group at once, so another instance takes the partitions over without waiting. */
