@@ -16,7 +16,7 @@ import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.TableStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * is copied, and a row's copy is a version that existed in the source.
  */
 class ChangingSourceIT {
-    static final AzureTableStore STORE = LocalServices.store();
+    static final TableStore STORE = LocalServices.store();
 
     static String key(TableRow row) {
         return row.partitionKey() + "\u0000" + row.rowKey();

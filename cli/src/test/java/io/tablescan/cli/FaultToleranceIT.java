@@ -16,7 +16,7 @@ import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.TableStore;
 import io.tablescan.table.FaultInjectingTableStore;
 import io.tablescan.table.FaultInjectingTableStore.Faults;
 import java.nio.file.Files;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 /** Storage faults, permanent errors, a broker restart and rebalance churn during copies: nothing lost. */
 class FaultToleranceIT {
-    static final AzureTableStore STORE = LocalServices.store();
+    static final TableStore STORE = LocalServices.store();
 
     static ScanSpec spec(String source, String destination, int pageSize) {
         return ScanSpecs.copy(new TableRef("emulator", source), new TableRef("emulator", destination), pageSize,

@@ -13,6 +13,7 @@ import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.TableStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * cancel, and a ledger restart mid-scan. Every count asserted is exact.
  */
 class LedgerIT {
-    static final AzureTableStore STORE = LocalServices.store();
+    static final TableStore STORE = LocalServices.store();
     static final String BOOTSTRAP = LocalServices.broker().bootstrapServers();
     static final KafkaSettings KAFKA = KafkaSettings.of(BOOTSTRAP);
 
@@ -29,7 +30,7 @@ class LedgerIT {
         return ScanSpecs.copy(new TableRef("src", source), new TableRef("dst", destination), pageSize, ScanStrategy.PREFIX);
     }
 
-    static WorkerSettings settings(AzureTableStore destination) {
+    static WorkerSettings settings(TableStore destination) {
         return WorkerSettings.local(BOOTSTRAP, new Accounts(name -> null).register("src", STORE).register("dst", destination));
     }
 

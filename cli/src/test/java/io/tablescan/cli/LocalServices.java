@@ -3,12 +3,15 @@ package io.tablescan.cli;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableStore;
 
 /** One embedded broker and one Azurite for all the tests of a JVM, stopped when it exits. */
 final class LocalServices {
     private static EmbeddedKafkaBroker broker;
     private static AzuriteServer azurite;
-    private static AzureTableStore store;
+    private static TableStore store;
 
     private LocalServices() {}
 
@@ -26,9 +29,11 @@ final class LocalServices {
         return azurite;
     }
 
-    static synchronized AzureTableStore store() {
+    /** Azurite's account for test set-up and checks, retrying like the workers do (Azurite resets idle connections). */
+    static synchronized TableStore store() {
         if (store == null) {
-            store = AzureTableStore.fromConnectionString(azurite().connectionString());
+            store = new RetryingTableStore(AzureTableStore.fromConnectionString(azurite().connectionString()),
+                    RetryPolicy.DEFAULT);
         }
         return store;
     }

@@ -9,7 +9,7 @@ import io.tablescan.schema.Property;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.TableStore;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** Copies through a real embedded KRaft broker and Azurite, with the three workers in this JVM. */
 class PipelineIT {
-    static final AzureTableStore STORE = LocalServices.store();
+    static final TableStore STORE = LocalServices.store();
 
     static CopyRun.Outcome copy(String source, String destination, int pageSize, ScanStrategy strategy) {
         Accounts accounts = new Accounts(name -> null).register("azurite", STORE);
