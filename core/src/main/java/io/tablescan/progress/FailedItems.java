@@ -98,11 +98,9 @@ public final class FailedItems implements AutoCloseable {
 
     /** Reads the dead letters of this scan from the start ({@code all}) or from the retry position, to the end. */
     private Map<TopicPartition, Long> read(boolean all, List<Failure> failures, List<ConsumerRecord<byte[], byte[]>> records) {
-        List<TopicPartition> partitions = consumer.partitionsFor(Topics.DEAD_LETTERS, Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        List<TopicPartition> partitions = Topics.partitions(consumer, Topics.DEAD_LETTERS);
         consumer.assign(partitions);
         Map<TopicPartition, OffsetAndMetadata> retriedUpTo = consumer.committed(new java.util.HashSet<>(partitions));
-        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
         consumer.seekToBeginning(partitions);
         for (TopicPartition tp : partitions) {
             OffsetAndMetadata committed = retriedUpTo.get(tp);
@@ -110,19 +108,18 @@ public final class FailedItems implements AutoCloseable {
                 consumer.seek(tp, committed.offset());
             }
         }
-        while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                if (record.offset() >= ends.get(new TopicPartition(record.topic(), record.partition()))
-                        || !scanId.equals(DeadLetters.header(record.headers(), DeadLetters.SCAN_ID))
-                        || ItemKind.ofTopic(DeadLetters.header(record.headers(), DeadLetters.ORIGINAL_TOPIC)) == null) {
-                    continue;
-                }
-                TopicPartition tp = new TopicPartition(record.topic(), record.partition());
-                OffsetAndMetadata committed = retriedUpTo.get(tp);
-                failures.add(failure(record, committed != null && record.offset() < committed.offset()));
-                records.add(record);
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        Topics.readToEnd(consumer, ends, record -> {
+            TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+            if (record.offset() >= ends.get(tp) // a later letter belongs to the next retry
+                    || !scanId.equals(DeadLetters.header(record.headers(), DeadLetters.SCAN_ID))
+                    || ItemKind.ofTopic(DeadLetters.header(record.headers(), DeadLetters.ORIGINAL_TOPIC)) == null) {
+                return;
             }
-        }
+            OffsetAndMetadata committed = retriedUpTo.get(tp);
+            failures.add(failure(record, committed != null && record.offset() < committed.offset()));
+            records.add(record);
+        });
         return ends;
     }
 

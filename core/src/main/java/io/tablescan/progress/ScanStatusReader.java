@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
@@ -30,10 +29,7 @@ public final class ScanStatusReader implements AutoCloseable {
     private final Deserializer<SpecificRecord> deserializer;
 
     public ScanStatusReader(KafkaSettings kafka) {
-        Properties props = kafka.consumer("unused", 500);
-        props.remove("group.id"); // assigns partitions itself: no group, nothing committed
-        props.remove("group.protocol");
-        this.consumer = new KafkaConsumer<>(props);
+        this.consumer = new KafkaConsumer<>(kafka.reader());
         this.deserializer = kafka.valueDeserializer();
     }
 
@@ -45,8 +41,7 @@ public final class ScanStatusReader implements AutoCloseable {
 
     /** Every scan the ledger knows, most recently started first. */
     public List<ScanTotals> all() {
-        List<TopicPartition> partitions = consumer.partitionsFor(Topics.SCANS, Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        List<TopicPartition> partitions = Topics.partitions(consumer, Topics.SCANS);
         List<ScanTotals> scans = new ArrayList<>();
         readToEnd(partitions).forEach((id, status) -> scans.add(new ScanTotals(id, status)));
         scans.sort(Comparator.comparingLong((ScanTotals t) -> t.status().getStartMillis()).reversed());
@@ -79,7 +74,7 @@ public final class ScanStatusReader implements AutoCloseable {
 
     private TopicPartition partitionOf(String scanId) {
         // The ledger keys statuses by scan id with the default partitioner.
-        int partitions = consumer.partitionsFor(Topics.SCANS, Duration.ofSeconds(30)).size();
+        int partitions = Topics.partitions(consumer, Topics.SCANS).size();
         if (partitions == 0) {
             throw new IllegalStateException("topic " + Topics.SCANS + " does not exist");
         }
@@ -90,16 +85,13 @@ public final class ScanStatusReader implements AutoCloseable {
     private Map<String, ScanStatus> readToEnd(List<TopicPartition> partitions) {
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
-        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
         Map<String, ScanStatus> latest = new LinkedHashMap<>();
-        while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                ScanStatus status = decode(record, null);
-                if (status != null) {
-                    latest.put(status.getScanId(), status);
-                }
+        Topics.readToEnd(consumer, consumer.endOffsets(partitions), record -> {
+            ScanStatus status = decode(record, null);
+            if (status != null) {
+                latest.put(status.getScanId(), status);
             }
-        }
+        });
         return latest;
     }
 

@@ -3,7 +3,6 @@ package io.tablescan.runtime;
 import io.tablescan.schema.ScanControl;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.specific.SpecificRecord;
@@ -28,10 +27,7 @@ public final class CancelledScans implements AutoCloseable {
     private final Thread thread;
 
     private CancelledScans(KafkaSettings kafka) {
-        Properties props = kafka.consumer("unused", 500);
-        props.remove("group.id"); // reads every partition itself: no group, nothing committed
-        props.remove("group.protocol");
-        this.consumer = new KafkaConsumer<>(props);
+        this.consumer = new KafkaConsumer<>(kafka.reader());
         this.deserializer = kafka.valueDeserializer();
         this.thread = Thread.ofPlatform().name("cancelled-scans").daemon().unstarted(this::follow);
     }
@@ -49,8 +45,7 @@ public final class CancelledScans implements AutoCloseable {
 
     private void follow() {
         try {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.SCAN_CONTROL, Duration.ofSeconds(60)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            List<TopicPartition> partitions = Topics.partitions(consumer, Topics.SCAN_CONTROL);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (!Thread.currentThread().isInterrupted()) {

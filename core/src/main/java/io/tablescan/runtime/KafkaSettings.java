@@ -111,6 +111,14 @@ public final class KafkaSettings {
         return props;
     }
 
+    /** A read_committed consumer that assigns partitions itself: no group, nothing committed. */
+    public Properties reader() {
+        Properties props = consumer("unused", 500);
+        props.remove("group.id");
+        props.remove("group.protocol");
+        return props;
+    }
+
     /** The serializer named by {@code value.serializer} (Confluent's, with a registry), else Avro single-object. */
     @SuppressWarnings("unchecked")
     public Serializer<SpecificRecord> valueSerializer() {

@@ -10,6 +10,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -33,6 +35,23 @@ public final class Topics {
     public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
     private Topics() {}
+
+    /** Every partition of a topic, for a consumer that assigns partitions itself. */
+    public static List<TopicPartition> partitions(Consumer<?, ?> consumer, String topic) {
+        return consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+    }
+
+    /**
+     * Polls the assigned partitions from their current positions until each reaches its offset in
+     * {@code ends}, handing every polled record to {@code each} (the last poll may go past an end).
+     */
+    public static void readToEnd(Consumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends,
+            java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        while (ends.entrySet().stream().anyMatch(end -> consumer.position(end.getKey()) < end.getValue())) {
+            consumer.poll(Duration.ofMillis(200)).forEach(each);
+        }
+    }
 
     /**
      * Creates the missing topics, then waits until every partition answers a offset query: producing right

@@ -1,12 +1,7 @@
 package io.tablescan.table;
 
-import io.tablescan.scanner.Continuation;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.ScanQuery;
-import io.tablescan.scanner.TableRow;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +14,7 @@ import java.util.function.Supplier;
  * so retries, idempotent replays and dead letters can be proven under faults. Set
  * {@code TABLESCAN_FAULT_RATE} (0 to 1) and optionally {@code TABLESCAN_FAULT_KINDS}.
  */
-public final class FaultInjectingTableStore implements TableStore {
+public final class FaultInjectingTableStore extends InterceptingTableStore {
     public static final String RATE = "TABLESCAN_FAULT_RATE";
     public static final String KINDS = "TABLESCAN_FAULT_KINDS";
 
@@ -73,12 +68,11 @@ public final class FaultInjectingTableStore implements TableStore {
 
     private static final AtomicLong INJECTED = new AtomicLong();
 
-    private final TableStore store;
     private final Faults faults;
     private final Kind[] kinds;
 
     public FaultInjectingTableStore(TableStore store, Faults faults) {
-        this.store = store;
+        super(store);
         this.faults = faults;
         this.kinds = faults.kinds().toArray(Kind[]::new);
     }
@@ -94,32 +88,7 @@ public final class FaultInjectingTableStore implements TableStore {
     }
 
     @Override
-    public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
-        return inject(() -> store.query(table, query, options, from));
-    }
-
-    @Override
-    public void upsert(String table, String partitionKey, List<TableRow> rows) {
-        inject(() -> {
-            store.upsert(table, partitionKey, rows);
-            return null;
-        });
-    }
-
-    @Override
-    public void createTableIfNotExists(String table) {
-        inject(() -> {
-            store.createTableIfNotExists(table);
-            return null;
-        });
-    }
-
-    @Override
-    public boolean tableExists(String table) {
-        return inject(() -> store.tableExists(table));
-    }
-
-    private <T> T inject(Supplier<T> request) {
+    protected <T> T call(Supplier<T> request) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         if (kinds.length == 0 || random.nextDouble() >= faults.rate()) {
             return request.get();

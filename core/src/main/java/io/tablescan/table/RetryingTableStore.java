@@ -1,10 +1,5 @@
 package io.tablescan.table;
 
-import io.tablescan.scanner.Continuation;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.ScanQuery;
-import io.tablescan.scanner.TableRow;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -12,17 +7,16 @@ import java.util.function.Supplier;
  * Retries each request that failed transiently (throttling, timeouts, I/O), with backoff. A permanent
  * failure, or a transient one past the policy's attempts, is thrown with the attempts it took.
  */
-public final class RetryingTableStore implements TableStore {
+public final class RetryingTableStore extends InterceptingTableStore {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RetryingTableStore.class);
     private static final AtomicLong RETRIES = new AtomicLong();
     /** Retries and throttling responses (429, 503) of the requests made on this thread. */
     private static final ThreadLocal<long[]> THREAD_COUNTS = ThreadLocal.withInitial(() -> new long[2]);
 
-    private final TableStore store;
     private final RetryPolicy policy;
 
     public RetryingTableStore(TableStore store, RetryPolicy policy) {
-        this.store = store;
+        super(store);
         this.policy = policy;
     }
 
@@ -44,32 +38,7 @@ public final class RetryingTableStore implements TableStore {
     }
 
     @Override
-    public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
-        return retry(() -> store.query(table, query, options, from));
-    }
-
-    @Override
-    public void upsert(String table, String partitionKey, List<TableRow> rows) {
-        retry(() -> {
-            store.upsert(table, partitionKey, rows);
-            return null;
-        });
-    }
-
-    @Override
-    public void createTableIfNotExists(String table) {
-        retry(() -> {
-            store.createTableIfNotExists(table);
-            return null;
-        });
-    }
-
-    @Override
-    public boolean tableExists(String table) {
-        return retry(() -> store.tableExists(table));
-    }
-
-    private <T> T retry(Supplier<T> request) {
+    protected <T> T call(Supplier<T> request) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return request.get();

@@ -1,0 +1,46 @@
+package io.tablescan.table;
+
+import io.tablescan.scanner.Continuation;
+import io.tablescan.scanner.Page;
+import io.tablescan.scanner.ScanQuery;
+import io.tablescan.scanner.TableRow;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** A table store that runs every request of another one through {@link #call}: retries, injected faults. */
+abstract class InterceptingTableStore implements TableStore {
+    protected final TableStore store;
+
+    InterceptingTableStore(TableStore store) {
+        this.store = store;
+    }
+
+    /** Runs one request of the wrapped store. */
+    protected abstract <T> T call(Supplier<T> request);
+
+    @Override
+    public final Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
+        return call(() -> store.query(table, query, options, from));
+    }
+
+    @Override
+    public final void upsert(String table, String partitionKey, List<TableRow> rows) {
+        call(() -> {
+            store.upsert(table, partitionKey, rows);
+            return null;
+        });
+    }
+
+    @Override
+    public final void createTableIfNotExists(String table) {
+        call(() -> {
+            store.createTableIfNotExists(table);
+            return null;
+        });
+    }
+
+    @Override
+    public final boolean tableExists(String table) {
+        return call(() -> store.tableExists(table));
+    }
+}
