@@ -1,4 +1,4 @@
-# One image for every role: `worker discovery|partition|copy`, `start`, `sample`, `broker`.
+# One image for every role: `worker discovery|partition|copy`, `ledger`, `start`, `status`, `sample`, `broker`.
 #   docker build -t tablescan:local .
 FROM maven:3.9-eclipse-temurin-21 AS build
 WORKDIR /src
@@ -20,5 +20,8 @@ COPY --from=build /src/cli/target/lib /opt/tablescan/lib
 USER 10001
 # Size the heap from the container's memory limit.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+# Workers and the ledger serve /metrics, /health/live and /health/ready here.
+ENV TABLESCAN_METRICS_PORT=9400
+EXPOSE 9400
 ENTRYPOINT ["java", "-jar", "/opt/tablescan/tablescan.jar"]
 CMD ["--help"]

@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.metrics.MetricsServer;
 import io.tablescan.progress.ScanStarter;
 import io.tablescan.progress.ScanStatusReader;
 import io.tablescan.progress.ScanTotals;
@@ -31,12 +32,25 @@ final class CopyRun {
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {
         KafkaSettings kafka = settings.kafka();
         try (LocalPipeline pipeline = LocalPipeline.start(settings);
+                MetricsServer metrics = metricsServer(pipeline); // null when not asked for
                 ScanStatusReader reader = new ScanStatusReader(kafka)) {
             long start = System.nanoTime();
             ScanStarter.start(kafka, spec);
             printer.progressHeader(spec);
             ScanTotals totals = follow(reader, spec.getScanId(), printer, timeout);
             return new Outcome(totals, (System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    /** Metrics and health of a local copy only when asked for with TABLESCAN_METRICS_PORT (workers: always). */
+    private static MetricsServer metricsServer(LocalPipeline pipeline) {
+        if (!System.getenv().containsKey(MetricsServer.PORT)) {
+            return null;
+        }
+        try {
+            return MetricsServer.fromEnvironment(System.getenv(), pipeline).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
         }
     }
 

@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.ledger.ScanLedger;
+import io.tablescan.metrics.MetricsServer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
@@ -34,10 +35,18 @@ final class LedgerCommand implements Callable<Integer> {
             Topics.ensure(admin, partitions, Optional.empty(), Duration.ofSeconds(60));
         }
         ScanLedger ledger = ScanLedger.start(kafka);
+        Optional<MetricsServer> metrics;
+        try {
+            metrics = MetricsServer.fromEnvironment(System.getenv(), ledger);
+        } catch (IllegalArgumentException e) {
+            ledger.close();
+            throw new UserError(UserError.USAGE, e.getMessage());
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LoggerFactory.getLogger(LedgerCommand.class).info("ledger stopping");
             ledger.close();
+            metrics.ifPresent(MetricsServer::close);
             stopped.countDown();
         }, "ledger-stop"));
         if (ledger.awaitRunning(Duration.ofMinutes(2))) {

@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import io.tablescan.copy.CopyWorker;
 import io.tablescan.discovery.DiscoveryWorker;
 import io.tablescan.ledger.ScanLedger;
+import io.tablescan.metrics.Health;
 import io.tablescan.partition.PartitionWorker;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
@@ -12,7 +13,7 @@ import java.util.List;
 import org.apache.kafka.clients.admin.Admin;
 
 /** The three workers (one thread each) and the ledger in this process: the local default and the tests' pipeline. */
-public final class LocalPipeline implements AutoCloseable {
+public final class LocalPipeline implements AutoCloseable, Health {
     private final List<WorkerRuntime<?>> runtimes = new ArrayList<>();
     private ScanLedger ledger;
 
@@ -40,6 +41,24 @@ public final class LocalPipeline implements AutoCloseable {
     private void add(String name, WorkerRuntime<?> runtime) {
         Thread.ofPlatform().name(name + "-worker").daemon().start(runtime);
         runtimes.add(runtime);
+    }
+
+    @Override
+    public boolean live() {
+        return parts().live();
+    }
+
+    @Override
+    public boolean ready() {
+        return parts().ready();
+    }
+
+    private Health parts() {
+        List<Health> parts = new ArrayList<>(runtimes);
+        if (ledger != null) {
+            parts.add(ledger);
+        }
+        return Health.all(parts);
     }
 
     /** Waits until the in-process ledger has its partitions, so progress shows from the first event. */

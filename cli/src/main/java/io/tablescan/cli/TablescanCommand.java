@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
         subcommands = {DemoCommand.class, CopyCommand.class, StartCommand.class, StatusCommand.class,
             FailuresCommand.class, RetryCommand.class, CancelCommand.class, WorkerCommand.class, LedgerCommand.class,
-            BrokerCommand.class, SampleCommand.class, BenchCommand.class})
+            BrokerCommand.class, SampleCommand.class, BenchCommand.class, HealthCommand.class})
 public final class TablescanCommand {
     public static void main(String[] args) {
         // Workers and the broker are services: they log what they do. The other commands print their own output.

@@ -27,6 +27,15 @@ final class ChildProcesses implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), TablescanCommand.class.getName()));
         command.addAll(List.of(args));
+        // Several workers on one host: each takes any free loopback port for its metrics unless told otherwise.
+        Map<String, String> withDefaults =
+                new java.util.HashMap<>(Map.of("TABLESCAN_METRICS_PORT", "0", "TABLESCAN_METRICS_HOST", "127.0.0.1"));
+        withDefaults.putAll(env);
+        return start(label, withDefaults, command);
+    }
+
+    /** Starts an arbitrary command (the image's entrypoint), logged and stopped like the others. */
+    Process start(String label, Map<String, String> env, List<String> command) {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(label + ".log").toFile()));
         builder.environment().putAll(env);

@@ -7,6 +7,7 @@ import io.tablescan.table.RetryingTableStore.FailedRequestException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,6 +33,7 @@ final class ItemProcessor<T extends SpecificRecord> {
     private final Serializer<SpecificRecord> serializer;
     private final Deserializer<SpecificRecord> deserializer;
     private final Semaphore inFlight;
+    private final AtomicInteger handling;
     private final Predicate<String> cancelled;
 
     ItemProcessor(String worker, ItemHandler<T> handler, Serializer<SpecificRecord> serializer,
@@ -42,6 +44,7 @@ final class ItemProcessor<T extends SpecificRecord> {
         this.serializer = serializer;
         this.deserializer = deserializer;
         this.inFlight = new Semaphore(maxInFlight);
+        this.handling = WorkerMeters.inFlight(worker);
     }
 
     Outcome process(ConsumerRecord<byte[], byte[]> record) {
@@ -91,9 +94,11 @@ final class ItemProcessor<T extends SpecificRecord> {
 
     private ItemHandler.Result handleBounded(T item) throws InterruptedException {
         inFlight.acquire();
+        handling.incrementAndGet();
         try {
             return handler.handle(item);
         } finally {
+            handling.decrementAndGet();
             inFlight.release();
         }
     }

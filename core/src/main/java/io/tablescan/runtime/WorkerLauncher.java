@@ -1,5 +1,7 @@
 package io.tablescan.runtime;
 
+import io.tablescan.metrics.MetricsServer;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -28,10 +30,20 @@ public final class WorkerLauncher {
             return 3;
         }
         WorkerRuntime<?> runtime = factory.apply(settings);
+        Optional<MetricsServer> metrics;
+        try {
+            metrics = MetricsServer.fromEnvironment(System.getenv(), runtime);
+        } catch (IllegalArgumentException e) {
+            System.err.println("tablescan " + name + "-worker: " + e.getMessage());
+            runtime.close();
+            return 2;
+        }
+        metrics.ifPresent(m -> LOG.info("{} worker: metrics and health on port {}", name, m.port()));
         // Graceful stop: commit the batch in hand, leave the group, exit.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("{} worker stopping", name);
             runtime.close();
+            metrics.ifPresent(MetricsServer::close);
         }, name + "-stop"));
         runtime.run();
         return 0;

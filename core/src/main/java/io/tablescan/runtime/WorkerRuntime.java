@@ -1,5 +1,8 @@
 package io.tablescan.runtime;
 
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.tablescan.metrics.Health;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,8 +47,10 @@ import org.slf4j.LoggerFactory;
  * commit aborts it and rewinds, so every record is processed until its effects are committed: at least once,
  * and exactly once for everything written to Kafka.
  */
-public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, AutoCloseable {
+public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, AutoCloseable, Health {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
+    /** A loop that has not come back to poll for this long is stuck (every item does bounded work). */
+    private static final Duration STUCK_AFTER = Duration.ofMinutes(10);
 
     private final String worker;
     private final String inputTopic;
@@ -57,7 +62,12 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong processed = new AtomicLong();
+    private final WorkerMeters meters;
+    private final KafkaClientMetrics consumerMetrics;
     private volatile boolean running = true;
+    private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean subscribed;
+    private volatile long lastProgressNanos = System.nanoTime();
     private Producer<byte[], byte[]> producer;
 
     public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
@@ -71,6 +81,9 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.producers = producers;
         this.serializer = serializer;
         this.processor = new ItemProcessor<>(worker, handler, serializer, deserializer, maxInFlight, cancelled);
+        this.meters = new WorkerMeters(worker);
+        this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
+        consumerMetrics.bindTo(Metrics.globalRegistry);
     }
 
     /** A runtime with real Kafka clients, from the worker's settings. */
@@ -89,10 +102,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
     @Override
     public void run() {
+        if (started.getAndSet(true)) {
+            return; // closed before it ran, or already running
+        }
         try {
             producer = producers.get();
             producer.initTransactions();
             consumer.subscribe(List.of(inputTopic));
+            subscribed = true;
             LOG.info("{} worker consuming {}", worker, inputTopic);
             while (running) {
                 ConsumerRecords<byte[], byte[]> records;
@@ -101,6 +118,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 } catch (WakeupException e) {
                     break;
                 }
+                lastProgressNanos = System.nanoTime();
                 if (!records.isEmpty()) {
                     processAndCommit(records);
                 }
@@ -109,6 +127,18 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             closeClients();
             stopped.countDown();
         }
+    }
+
+    /** Live while the loop runs and keeps coming back to poll (a poll's batch is bounded work). */
+    @Override
+    public boolean live() {
+        return stopped.getCount() > 0 && System.nanoTime() - lastProgressNanos < STUCK_AFTER.toNanos();
+    }
+
+    /** Ready once subscribed with a transactional producer, until it stops. */
+    @Override
+    public boolean ready() {
+        return subscribed && running && stopped.getCount() > 0;
     }
 
     /** Items this instance has processed and committed. */
@@ -132,11 +162,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
             producer.commitTransaction();
             processed.addAndGet(list.size());
+            meters.committed(outcomes);
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {
             LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying the batch", worker, e.toString());
             producer.close(Duration.ZERO);
             producer = producers.get();
             producer.initTransactions();
+            meters.aborted();
             rewind(records);
         } catch (KafkaException e) {
             LOG.warn("{} worker: transaction failed ({}), replaying the batch", worker, e.toString());
@@ -147,6 +179,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 producer = producers.get();
                 producer.initTransactions();
             }
+            meters.aborted();
             rewind(records);
         }
     }
@@ -224,6 +257,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             producer.close(Duration.ofSeconds(5));
         }
         executor.shutdownNow();
+        consumerMetrics.close();
         try {
             cancelFollower.close();
         } catch (Exception e) {
@@ -235,6 +269,11 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     @Override
     public void close() {
         running = false;
+        if (!started.compareAndExchange(false, true)) {
+            closeClients(); // never ran
+            stopped.countDown();
+            return;
+        }
         consumer.wakeup();
         try {
             stopped.await(60, TimeUnit.SECONDS);

@@ -2,6 +2,7 @@ package io.tablescan.runtime;
 
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
+import io.tablescan.table.MeteredTableStore;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;
@@ -102,7 +103,8 @@ public final class WorkerSettings {
     /** The account's table store, retrying transient failures by this worker's policy. */
     public TableStore store(String alias) {
         return stores.computeIfAbsent(alias.toLowerCase(java.util.Locale.ROOT),
-                key -> new RetryingTableStore(FaultInjectingTableStore.wrap(accounts.get(alias), faults), retry));
+                key -> new RetryingTableStore(
+                        new MeteredTableStore(FaultInjectingTableStore.wrap(accounts.get(alias), faults), key), retry));
     }
 
     /** Creates the pipeline's topics if missing. */

@@ -88,7 +88,7 @@ public final class FaultInjectingTableStore extends InterceptingTableStore {
     }
 
     @Override
-    protected <T> T call(Supplier<T> request) {
+    protected <T> T call(String operation, Supplier<T> request) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         if (kinds.length == 0 || random.nextDouble() >= faults.rate()) {
             return request.get();

@@ -15,17 +15,17 @@ abstract class InterceptingTableStore implements TableStore {
         this.store = store;
     }
 
-    /** Runs one request of the wrapped store. */
-    protected abstract <T> T call(Supplier<T> request);
+    /** Runs one request of the wrapped store; {@code operation} is query, upsert, create or exists. */
+    protected abstract <T> T call(String operation, Supplier<T> request);
 
     @Override
     public final Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
-        return call(() -> store.query(table, query, options, from));
+        return call("query", () -> store.query(table, query, options, from));
     }
 
     @Override
     public final void upsert(String table, String partitionKey, List<TableRow> rows) {
-        call(() -> {
+        call("upsert", () -> {
             store.upsert(table, partitionKey, rows);
             return null;
         });
@@ -33,7 +33,7 @@ abstract class InterceptingTableStore implements TableStore {
 
     @Override
     public final void createTableIfNotExists(String table) {
-        call(() -> {
+        call("create", () -> {
             store.createTableIfNotExists(table);
             return null;
         });
@@ -41,6 +41,6 @@ abstract class InterceptingTableStore implements TableStore {
 
     @Override
     public final boolean tableExists(String table) {
-        return call(() -> store.tableExists(table));
+        return call("exists", () -> store.tableExists(table));
     }
 }

@@ -1,5 +1,7 @@
 package io.tablescan.table;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -12,6 +14,11 @@ public final class RetryingTableStore extends InterceptingTableStore {
     private static final AtomicLong RETRIES = new AtomicLong();
     /** Retries and throttling responses (429, 503) of the requests made on this thread. */
     private static final ThreadLocal<long[]> THREAD_COUNTS = ThreadLocal.withInitial(() -> new long[2]);
+
+    private static final Counter RETRY_METER = Counter.builder("tablescan.table.retries")
+            .description("Table requests retried after a transient failure").register(Metrics.globalRegistry);
+    private static final Counter THROTTLES = Counter.builder("tablescan.table.throttles")
+            .description("Throttling responses (429, 503) from the table service").register(Metrics.globalRegistry);
 
     private final RetryPolicy policy;
 
@@ -38,18 +45,20 @@ public final class RetryingTableStore extends InterceptingTableStore {
     }
 
     @Override
-    protected <T> T call(Supplier<T> request) {
+    protected <T> T call(String operation, Supplier<T> request) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return request.get();
             } catch (TableStoreException e) {
                 if (e.status() == 429 || e.status() == 503) {
                     THREAD_COUNTS.get()[1]++;
+                    THROTTLES.increment();
                 }
                 if (!e.isTransient() || attempt >= policy.maxAttempts()) {
                     throw new FailedRequestException(e, attempt);
                 }
                 RETRIES.incrementAndGet();
+                RETRY_METER.increment();
                 THREAD_COUNTS.get()[0]++;
                 LOG.debug("retrying a table request after: {} (attempt {})", e.getMessage(), attempt);
                 try {

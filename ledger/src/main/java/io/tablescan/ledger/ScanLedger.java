@@ -1,5 +1,8 @@
 package io.tablescan.ledger;
 
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.tablescan.metrics.Health;
 import io.tablescan.progress.ScanFold;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
@@ -42,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * {@link ScanStatus} per scan, kept in an in-memory store restored from its changelog and published to the
  * compacted {@code tablescan.scans} topic. Any number of instances share the work by scan-events partition.
  */
-public final class ScanLedger implements AutoCloseable {
+public final class ScanLedger implements AutoCloseable, Health {
     private static final Logger LOG = LoggerFactory.getLogger(ScanLedger.class);
     public static final String APPLICATION_ID = "tablescan-ledger";
     public static final String STORE = "scans";
@@ -50,10 +53,13 @@ public final class ScanLedger implements AutoCloseable {
     private final KafkaStreams streams;
     private final Path stateDir;
     private final CountDownLatch running = new CountDownLatch(1);
+    private final KafkaStreamsMetrics metrics;
 
     private ScanLedger(KafkaStreams streams, Path stateDir) {
         this.streams = streams;
         this.stateDir = stateDir;
+        this.metrics = new KafkaStreamsMetrics(streams); // records processed, lag, commit latency
+        metrics.bindTo(Metrics.globalRegistry);
         streams.setStateListener((now, before) -> {
             if (now == KafkaStreams.State.RUNNING) {
                 running.countDown();
@@ -111,6 +117,18 @@ public final class ScanLedger implements AutoCloseable {
         return streams.state();
     }
 
+    /** Live unless Streams has failed or stopped (a rebalance is still live). */
+    @Override
+    public boolean live() {
+        return streams.state().isRunningOrRebalancing() || streams.state() == KafkaStreams.State.CREATED;
+    }
+
+    /** Ready when its tasks are assigned and restored. */
+    @Override
+    public boolean ready() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
     /** Waits until the instance first runs (its tasks assigned and restored), or the deadline passes. */
     public boolean awaitRunning(Duration timeout) throws InterruptedException {
         return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -133,6 +151,7 @@ public final class ScanLedger implements AutoCloseable {
     /** Stops and leaves the group at once, so another instance takes the partitions over without waiting. */
     @Override
     public void close() {
+        metrics.close();
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
         try (Stream<Path> files = Files.walk(stateDir)) {

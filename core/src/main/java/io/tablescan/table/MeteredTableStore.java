@@ -1,0 +1,43 @@
+package io.tablescan.table;
+
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * Times every request (each attempt of a retried one) in {@code tablescan.table.requests}, by account alias,
+ * operation and outcome ({@code ok} or the HTTP status, 0 for I/O errors).
+ */
+public final class MeteredTableStore extends InterceptingTableStore {
+    private final String account;
+
+    public MeteredTableStore(TableStore store, String account) {
+        super(store);
+        this.account = account;
+    }
+
+    @Override
+    protected <T> T call(String operation, Supplier<T> request) {
+        long start = System.nanoTime();
+        String outcome = "ok";
+        try {
+            return request.get();
+        } catch (TableStoreException e) {
+            outcome = Integer.toString(e.status());
+            throw e;
+        } finally {
+            timer(operation, outcome).record(Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    private Timer timer(String operation, String outcome) {
+        return Timer.builder("tablescan.table.requests")
+                .description("Table service requests by account alias, operation and outcome")
+                .tags("account", account, "operation", operation, "outcome", outcome)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(Metrics.globalRegistry);
+    }
+}
