@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.table.Accounts;
 import io.tablescan.table.AzureTableStore;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
@@ -37,6 +38,15 @@ final class Checks {
             return AzureTableStore.fromConnectionString(connectionString); // workers add retries; checks fail fast
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, option + ": " + e.getMessage());
+        }
+    }
+
+    /** An alias's store from this process's TABLESCAN_ACCOUNT_<ALIAS>_* variables. */
+    static TableStore account(Accounts accounts, String alias) {
+        try {
+            return accounts.get(alias);
+        } catch (Accounts.UnknownAccountException e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
         }
     }
 

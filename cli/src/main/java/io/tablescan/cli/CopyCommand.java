@@ -16,8 +16,12 @@ import picocli.CommandLine.Option;
         description = "Copies a table into another (created if missing) with all three workers in this process. "
                 + "Exit 0 only if the scan completes with no failures.")
 final class CopyCommand implements Callable<Integer> {
-    @Option(names = "--source-connection-string", required = true, description = "Connection string of the source account.")
+    @Option(names = "--source-connection-string", description = "Connection string of the source account.")
     String sourceConnectionString;
+
+    @Option(names = "--source-account", description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_* "
+            + "(connection string, endpoint with SAS token, or endpoint alone for Entra ID).")
+    String sourceAccount;
 
     @Option(names = "--source-table", required = true)
     String sourceTable;
@@ -27,6 +31,9 @@ final class CopyCommand implements Callable<Integer> {
 
     @Option(names = "--dest-connection-string", description = "Connection string of the destination account (default: the source's).")
     String destConnectionString;
+
+    @Option(names = "--dest-account", description = "Or an account alias for the destination.")
+    String destAccount;
 
     @Option(names = "--kafka", description = "HOST:PORT of a Kafka cluster to use (default: an embedded broker).")
     String kafka;
@@ -39,9 +46,9 @@ final class CopyCommand implements Callable<Integer> {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
         scan.validPageSize();
-        TableStore source = Checks.store("--source-connection-string", sourceConnectionString);
-        TableStore dest = destConnectionString == null ? source
-                : Checks.store("--dest-connection-string", destConnectionString);
+        TableStore source = store("source", sourceConnectionString, sourceAccount);
+        TableStore dest = destConnectionString == null && destAccount == null ? source
+                : store("dest", destConnectionString, destAccount);
         Checks.tableExists(source, sourceTable, "source");
         try {
             dest.createTableIfNotExists(destTable);
@@ -64,5 +71,13 @@ final class CopyCommand implements Callable<Integer> {
             var outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofDays(7));
             return printer.summary(outcome.totals());
         }
+    }
+
+    private static TableStore store(String side, String connectionString, String alias) {
+        if ((connectionString == null) == (alias == null)) {
+            throw new UserError(UserError.USAGE, "give one of --" + side + "-connection-string and --" + side + "-account");
+        }
+        return alias != null ? Checks.account(Accounts.fromEnvironment(), alias)
+                : Checks.store("--" + side + "-connection-string", connectionString);
     }
 }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "start", mixinStandardHelpOptions = true,
         description = "Seeds a scan into a running cluster of workers and prints its scan id. The workers resolve "
-                + "the account aliases with their own TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING.")
+                + "the account aliases with their own TABLESCAN_ACCOUNT_<ALIAS>_* credentials.")
 final class StartCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
@@ -48,8 +48,8 @@ final class StartCommand implements Callable<Integer> {
         KafkaSettings settings = cluster.settings();
         // When this machine has the source's credentials too, a missing source table is caught now.
         Accounts local = Accounts.fromEnvironment();
-        if (System.getenv(Accounts.variable(sourceAccount)) != null) {
-            Checks.tableExists(local.get(sourceAccount), sourceTable, "source");
+        if (local.configured(sourceAccount)) {
+            Checks.tableExists(Checks.account(local, sourceAccount), sourceTable, "source");
         }
         try (Admin admin = Admin.create(settings.admin())) {
             Topics.ensure(admin, topicPartitions(), Optional.empty(), Duration.ofSeconds(60));

@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "worker", mixinStandardHelpOptions = true,
         description = "Runs one worker until SIGTERM, configured by environment variables (KAFKA_BOOTSTRAP_SERVERS, "
-                + "TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING, ...).")
+                + "TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING or _ENDPOINT with _SAS_TOKEN or Entra ID, TABLESCAN_METRICS_PORT, ...).")
 final class WorkerCommand implements Callable<Integer> {
     enum Kind { discovery, partition, copy }
 

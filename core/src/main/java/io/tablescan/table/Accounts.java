@@ -7,9 +7,14 @@ import java.util.function.Function;
 
 /**
  * Resolves the account aliases that work items name to table stores. Credentials come from the worker's own
- * environment ({@code TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING}); they never travel in Kafka.
+ * environment ({@code TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING}, {@code _ENDPOINT}, {@code _SAS_TOKEN},
+ * {@code _CLIENT_ID}); they never travel in Kafka.
  */
 public final class Accounts {
+    public static final String CONNECTION_STRING = "CONNECTION_STRING";
+    public static final String ENDPOINT = "ENDPOINT";
+    public static final String SAS_TOKEN = "SAS_TOKEN";
+    public static final String CLIENT_ID = "CLIENT_ID";
     private final Function<String, String> env;
     private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
 
@@ -21,8 +26,18 @@ public final class Accounts {
         return new Accounts(System::getenv);
     }
 
+    /** The variable that holds {@code setting} (CONNECTION_STRING, ENDPOINT, SAS_TOKEN, CLIENT_ID) for an alias. */
+    public static String variable(String alias, String setting) {
+        return "TABLESCAN_ACCOUNT_" + alias.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_" + setting;
+    }
+
     public static String variable(String alias) {
-        return "TABLESCAN_ACCOUNT_" + alias.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_CONNECTION_STRING";
+        return variable(alias, CONNECTION_STRING);
+    }
+
+    /** True for a variable that configures an account alias. */
+    public static boolean isAccountVariable(String variable) {
+        return variable.matches("TABLESCAN_ACCOUNT_[A-Z0-9_]+_(CONNECTION_STRING|ENDPOINT|SAS_TOKEN|CLIENT_ID)");
     }
 
     /** Binds an alias to a store directly (the in-process copy, tests, benchmarks). */
@@ -31,18 +46,43 @@ public final class Accounts {
         return this;
     }
 
+    /**
+     * The alias's store, by the first credential configured: a connection string; an endpoint with a SAS token;
+     * an endpoint alone, signed in with Microsoft Entra ID.
+     */
     public TableStore get(String alias) {
         return stores.computeIfAbsent(alias.toLowerCase(Locale.ROOT), key -> {
-            String connectionString = env.apply(variable(alias));
-            if (connectionString == null || connectionString.isBlank()) {
-                throw new UnknownAccountException("unknown account alias '" + alias + "': set " + variable(alias));
-            }
+            String connectionString = setting(alias, CONNECTION_STRING);
+            String endpoint = setting(alias, ENDPOINT);
+            String sasToken = setting(alias, SAS_TOKEN);
             try {
-                return AzureTableStore.fromConnectionString(connectionString);
+                if (connectionString != null) {
+                    return AzureTableStore.fromConnectionString(connectionString);
+                }
+                if (endpoint != null && sasToken != null) {
+                    return AzureTableStore.fromSasToken(endpoint, sasToken);
+                }
+                if (endpoint != null) {
+                    return AzureTableStore.fromEntraId(endpoint, setting(alias, CLIENT_ID));
+                }
             } catch (IllegalArgumentException e) {
                 throw new UnknownAccountException("account alias '" + alias + "': " + e.getMessage());
             }
+            throw new UnknownAccountException("unknown account alias '" + alias + "': set " + variable(alias)
+                    + ", or " + variable(alias, ENDPOINT) + " with " + variable(alias, SAS_TOKEN)
+                    + " (or alone for Entra ID)");
         });
+    }
+
+    /** True when this process has credentials of some kind for the alias. */
+    public boolean configured(String alias) {
+        return stores.containsKey(alias.toLowerCase(Locale.ROOT))
+                || setting(alias, CONNECTION_STRING) != null || setting(alias, ENDPOINT) != null;
+    }
+
+    private String setting(String alias, String setting) {
+        String value = env.apply(variable(alias, setting));
+        return value == null || value.isBlank() ? null : value;
     }
 
     /** A work item names an account this worker has no credentials for: permanent for that item. */

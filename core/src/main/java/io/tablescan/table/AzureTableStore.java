@@ -15,11 +15,14 @@ import com.azure.data.tables.models.TableEntityUpdateMode;
 import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
+import com.azure.identity.DefaultAzureCredentialBuilder;
 import io.tablescan.scanner.Continuation;
 import io.tablescan.scanner.KeyRange;
 import io.tablescan.scanner.Page;
 import io.tablescan.scanner.ScanQuery;
 import io.tablescan.scanner.TableRow;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -45,15 +48,57 @@ public final class AzureTableStore implements TableStore {
     /** Throws IllegalArgumentException, without echoing the connection string, when it is malformed. */
     public static AzureTableStore fromConnectionString(String connectionString) {
         try {
-            return new AzureTableStore(new TableServiceClientBuilder()
-                    .connectionString(connectionString)
-                    // tablescan retries by itself (it knows the item and its budget); one request per call here.
-                    .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-                    .buildClient());
+            return build(new TableServiceClientBuilder().connectionString(connectionString));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("malformed connection string (expected AccountName=...;AccountKey=...;"
                     + "TableEndpoint=... or UseDevelopmentStorage=true)");
         }
+    }
+
+    /** An endpoint with a SAS token; the token is never echoed. */
+    public static AzureTableStore fromSasToken(String endpoint, String sasToken) {
+        URI uri = endpoint(endpoint);
+        try {
+            return build(new TableServiceClientBuilder().endpoint(uri.toString()).sasToken(sasToken.trim()));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("malformed SAS token for " + uri.getHost());
+        }
+    }
+
+    /**
+     * An endpoint with Microsoft Entra ID: DefaultAzureCredential (environment, workload identity, managed
+     * identity, ...); {@code clientId} picks a user-assigned identity, or null for the default one.
+     */
+    public static AzureTableStore fromEntraId(String endpoint, String clientId) {
+        URI uri = endpoint(endpoint);
+        if (!"https".equalsIgnoreCase(uri.getScheme())) {
+            throw new IllegalArgumentException("Entra ID sign-in needs an https endpoint, got " + uri.getScheme() + "://");
+        }
+        DefaultAzureCredentialBuilder credential = new DefaultAzureCredentialBuilder();
+        if (clientId != null && !clientId.isBlank()) {
+            credential.managedIdentityClientId(clientId.trim()).workloadIdentityClientId(clientId.trim());
+        }
+        return build(new TableServiceClientBuilder().endpoint(uri.toString()).credential(credential.build()));
+    }
+
+    private static URI endpoint(String endpoint) {
+        try {
+            URI uri = new URI(endpoint.trim());
+            if (uri.getScheme() == null || uri.getHost() == null || uri.getQuery() != null) {
+                throw new URISyntaxException(endpoint, "not an absolute URL without a query");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            // A query could hold a SAS token: never echo it.
+            throw new IllegalArgumentException("malformed endpoint (expected https://ACCOUNT.table.core.windows.net,"
+                    + " without a query)");
+        }
+    }
+
+    private static AzureTableStore build(TableServiceClientBuilder builder) {
+        // tablescan retries by itself (it knows the item and its budget); one request per call here.
+        return new AzureTableStore(builder.retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
+                .buildClient());
     }
 
     @Override

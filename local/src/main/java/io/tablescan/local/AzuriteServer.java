@@ -80,9 +80,19 @@ public final class AzuriteServer implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** The table endpoint of the development account. */
+    public String endpoint() {
+        return "http://127.0.0.1:" + port + "/" + ACCOUNT;
+    }
+
+    /** The development account's key (public, Azurite's); tests grep for it where secrets must not appear. */
+    public String accountKey() {
+        return KEY;
+    }
+
     public String connectionString() {
         return "DefaultEndpointsProtocol=http;AccountName=" + ACCOUNT + ";AccountKey=" + KEY
-                + ";TableEndpoint=http://127.0.0.1:" + port + "/" + ACCOUNT + ";";
+                + ";TableEndpoint=" + endpoint() + ";";
     }
 
     private void stop() {

@@ -1,0 +1,129 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.data.tables.TableServiceClientBuilder;
+import com.azure.data.tables.sas.TableAccountSasPermission;
+import com.azure.data.tables.sas.TableAccountSasResourceType;
+import com.azure.data.tables.sas.TableAccountSasService;
+import com.azure.data.tables.sas.TableAccountSasSignatureValues;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import java.io.ByteArrayOutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Accounts signed in by connection string and by endpoint plus SAS token; afterwards no byte of any topic and
+ * no line of any log holds the account key or the SAS signature.
+ */
+class CredentialsIT {
+    @Test
+    void copiesWithASasTokenAndAConnectionStringAndNeverLeaksEither() throws Exception {
+        var azurite = LocalServices.azurite();
+        SampleTable.write(LocalServices.store(), "credsource", SampleTable.rows(3_000), 8);
+        String sas = accountSas(TableAccountSasPermission.parse("rwdlacu"));
+        String readOnlySas = accountSas(TableAccountSasPermission.parse("rl"));
+        String signature = URLDecoder.decode(sas.replaceAll(".*sig=([^&]*).*", "$1"), StandardCharsets.UTF_8);
+        String readOnlySignature = URLDecoder.decode(readOnlySas.replaceAll(".*sig=([^&]*).*", "$1"), StandardCharsets.UTF_8);
+        String bootstrap = LocalServices.broker().bootstrapServers();
+        Map<String, String> env = Map.of(
+                "TABLESCAN_ACCOUNT_SIGNED_ENDPOINT", azurite.endpoint(),
+                "TABLESCAN_ACCOUNT_SIGNED_SAS_TOKEN", sas,
+                "TABLESCAN_ACCOUNT_READONLY_ENDPOINT", azurite.endpoint(),
+                "TABLESCAN_ACCOUNT_READONLY_SAS_TOKEN", readOnlySas,
+                "TABLESCAN_ACCOUNT_KEYED_CONNECTION_STRING", azurite.connectionString(),
+                "TABLESCAN_LOG_LEVEL", "DEBUG", "TABLESCAN_AZURE_LOG_LEVEL", "DEBUG", "AZURE_HTTP_LOG_DETAIL_LEVEL", "HEADERS",
+                "TABLESCAN_FAULT_RATE", "0.05");
+        try (ChildProcesses children = new ChildProcesses("credentials")) {
+            Process copy = children.start("copy", env, "copy", "--source-account", "signed", "--source-table",
+                    "credsource", "--dest-account", "keyed", "--dest-table", "credcopy", "--page-size", "200",
+                    "--kafka", bootstrap);
+            assertThat(copy.waitFor(3, TimeUnit.MINUTES)).isTrue();
+            assertThat(copy.exitValue()).as(log(children, "copy")).isZero();
+            TableComparer.Result check = TableComparer.compare(LocalServices.store(), "credsource", LocalServices.store(),
+                    "credcopy");
+            assertThat(check.equal()).as(check.examples().toString()).isTrue();
+
+            // A SAS without write permission: refused at once, with one line that names neither secret.
+            Process denied = children.start("denied", env, "copy", "--source-account", "keyed", "--source-table",
+                    "credsource", "--dest-account", "readonly", "--dest-table", "deniedcopy", "--kafka", bootstrap);
+            assertThat(denied.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            assertThat(denied.exitValue()).as(log(children, "denied")).isEqualTo(UserError.DENIED);
+            assertThat(log(children, "denied")).contains("403");
+
+            List<String> secrets = List.of(azurite.accountKey(), signature, readOnlySignature,
+                    sas.replaceAll(".*sig=([^&]*).*", "$1"));
+            for (String label : List.of("copy", "denied")) {
+                String log = log(children, label);
+                assertThat(log).as(label + " log is not empty").contains("DEBUG");
+                secrets.forEach(secret -> assertThat(log).as(label + " log").doesNotContain(secret));
+            }
+            byte[] everything = allTopics(KafkaSettings.of(bootstrap));
+            assertThat(everything.length).as("bytes read from the topics").isGreaterThan(100_000);
+            for (String secret : secrets) {
+                assertThat(indexOf(everything, secret.getBytes(StandardCharsets.UTF_8))).as("a secret in Kafka").isEqualTo(-1);
+            }
+        }
+    }
+
+    private static String accountSas(TableAccountSasPermission permissions) {
+        return new TableServiceClientBuilder().connectionString(LocalServices.azurite().connectionString()).buildClient()
+                .generateAccountSas(new TableAccountSasSignatureValues(OffsetDateTime.now().plusHours(1), permissions,
+                        new TableAccountSasService().setTableAccess(true),
+                        new TableAccountSasResourceType().setService(true).setContainer(true).setObject(true)));
+    }
+
+    private static String log(ChildProcesses children, String label) {
+        try {
+            return Files.readString(children.log(label).toPath());
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
+    /** Keys, values and headers of every record of every topic, aborted transactions included. */
+    private static byte[] allTopics(KafkaSettings kafka) throws Exception {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        var props = kafka.reader();
+        props.put("isolation.level", "read_uncommitted");
+        try (Admin admin = Admin.create(kafka.admin()); KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : admin.listTopics().names().get()) {
+                partitions.addAll(Topics.partitions(consumer, topic));
+            }
+            assertThat(partitions.stream().map(TopicPartition::topic)).contains(Topics.ENTITY_BATCHES, Topics.SCAN_EVENTS);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Topics.readToEnd(consumer, consumer.endOffsets(partitions), record -> {
+                all.writeBytes(record.key() == null ? new byte[0] : record.key());
+                all.writeBytes(record.value() == null ? new byte[0] : record.value());
+                record.headers().forEach(h -> all.writeBytes(h.value() == null ? new byte[0] : h.value()));
+            });
+        }
+        return all.toByteArray();
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i <= haystack.length - needle.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+}
