@@ -28,6 +28,7 @@ final class LedgerCommand implements Callable<Integer> {
         int partitions;
         try {
             partitions = WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, 12);
+            MetricsServer.port(System.getenv());
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }

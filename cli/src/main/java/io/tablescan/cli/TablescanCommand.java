@@ -17,6 +17,13 @@ public final class TablescanCommand {
         boolean service = args.length > 0 && Set.of("worker", "ledger", "broker").contains(args[0]);
         String level = System.getenv("TABLESCAN_LOG_LEVEL");
         System.setProperty("TABLESCAN_LOG_LEVEL", level != null ? level : service ? "INFO" : "WARN");
+        String format = System.getenv().getOrDefault("TABLESCAN_LOG_FORMAT", "text").trim();
+        if (format.equalsIgnoreCase("json")) {
+            System.setProperty("logback.configurationFile", "logback-json.xml"); // before the first logger
+        } else if (!format.isEmpty() && !format.equalsIgnoreCase("text")) {
+            System.err.println("tablescan: TABLESCAN_LOG_FORMAT must be text or json, got '" + format + "'");
+            System.exit(UserError.USAGE);
+        }
         System.exit(execute(args));
     }
 

@@ -12,7 +12,19 @@ import picocli.CommandLine.Parameters;
         description = "Runs one worker until SIGTERM, configured by environment variables (KAFKA_BOOTSTRAP_SERVERS, "
                 + "TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING or _ENDPOINT with _SAS_TOKEN or Entra ID, TABLESCAN_METRICS_PORT, ...).")
 final class WorkerCommand implements Callable<Integer> {
-    enum Kind { discovery, partition, copy }
+    enum Kind {
+        discovery(DiscoveryWorker.NAME, DiscoveryWorker.INPUT),
+        partition(PartitionWorker.NAME, PartitionWorker.INPUT),
+        copy(CopyWorker.NAME, CopyWorker.INPUT);
+
+        final String worker;
+        final String input;
+
+        Kind(String worker, String input) {
+            this.worker = worker;
+            this.input = input;
+        }
+    }
 
     @Parameters(index = "0", description = "discovery, partition or copy")
     Kind kind;
@@ -20,9 +32,9 @@ final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return switch (kind) {
-            case discovery -> WorkerLauncher.run("discovery", DiscoveryWorker::create);
-            case partition -> WorkerLauncher.run("partition", PartitionWorker::create);
-            case copy -> WorkerLauncher.run("copy", CopyWorker::create);
+            case discovery -> WorkerLauncher.run(kind.worker, DiscoveryWorker::create);
+            case partition -> WorkerLauncher.run(kind.worker, PartitionWorker::create);
+            case copy -> WorkerLauncher.run(kind.worker, CopyWorker::create);
         };
     }
 }

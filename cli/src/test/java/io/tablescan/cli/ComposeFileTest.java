@@ -2,7 +2,7 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.runtime.Settings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ class ComposeFileTest {
             new CommandLine(new TablescanCommand()).parseArgs(command.toArray(String[]::new));
             Map<String, Object> env = (Map<String, Object>) service.getOrDefault("environment", Map.of());
             for (String variable : env.keySet()) {
-                assertThat(WorkerSettings.reads(variable)).as(entry.getKey() + " sets " + variable).isTrue();
+                assertThat(Settings.reads(variable)).as(entry.getKey() + " sets " + variable).isTrue();
             }
         }
         assertThat(tablescanServices).isEqualTo(6);

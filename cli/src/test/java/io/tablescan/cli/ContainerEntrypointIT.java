@@ -51,7 +51,8 @@ class ContainerEntrypointIT {
                         "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
                         "TABLESCAN_TOPIC_PARTITIONS", "4",
                         "TABLESCAN_METRICS_PORT", Integer.toString(port), "TABLESCAN_METRICS_HOST", "127.0.0.1",
-                        "TABLESCAN_FAULT_RATE", "0.05", "TABLESCAN_FAULT_KINDS", "busy,timeout"));
+                        "TABLESCAN_FAULT_RATE", "0.05", "TABLESCAN_FAULT_KINDS", "busy,timeout",
+                        "TABLESCAN_LOG_FORMAT", "json")); // as the Kubernetes config sets it
                 List<String> args = role.equals("ledger") ? List.of("ledger") : List.of("worker", role);
                 children.start(role, env, image.command(args));
             }
@@ -98,9 +99,31 @@ class ContainerEntrypointIT {
             assertThat(copy.has("tablescan_items_in_flight")).isTrue();
             assertThat(copy.sum("tablescan_dead_letters_total")).isZero();
             assertThat(PrometheusScrape.of(ports.get("ledger")).has("jvm_memory_used_bytes")).isTrue();
+            for (String metric : dashboardMetrics()) {
+                assertThat(copy.has(metric) || partition.has(metric) || discovery.has(metric))
+                        .as("the Grafana dashboard's " + metric + " is served").isTrue();
+            }
+            assertThat(Files.readAllLines(children.log("copy").toPath())).as("JSON log lines")
+                    .anyMatch(line -> line.startsWith("{") && line.contains("\"level\":\"INFO\"")
+                            && line.contains("copy worker consuming " + io.tablescan.runtime.Topics.ENTITY_BATCHES));
             System.out.printf("entrypoint: %d rows, %.0f retries, %.0f throttles in metrics, %d scrapes while running%n",
                     ROWS, retries, throttles, writtenWhileRunning.size());
         }
+    }
+
+    /** Every metric the Grafana dashboard's queries name. */
+    private static List<String> dashboardMetrics() throws IOException {
+        var dashboard = new ObjectMapper().readTree(Path.of("..", "deploy", "grafana", "tablescan.json").toFile());
+        List<String> metrics = new ArrayList<>();
+        Pattern name = Pattern.compile("\\b((?:tablescan|kafka|jvm)_[a-z_]+)\\{");
+        dashboard.findValues("expr").forEach(expr -> {
+            Matcher m = name.matcher(expr.asText());
+            while (m.find()) {
+                metrics.add(m.group(1));
+            }
+        });
+        assertThat(metrics).hasSizeGreaterThanOrEqualTo(10);
+        return metrics;
     }
 
     /** The compose workers' health check command, without its CMD marker. */

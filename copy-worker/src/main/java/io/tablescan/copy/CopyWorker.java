@@ -8,12 +8,15 @@ import io.tablescan.schema.EntityBatch;
 
 /** copy-worker: consumes entity batches and writes them to the scan's destination table. */
 public final class CopyWorker {
+    public static final String NAME = "copy";
+    public static final String INPUT = Topics.ENTITY_BATCHES;
+
     static final int MAX_POLL_RECORDS = 500;
 
     private CopyWorker() {}
 
     public static WorkerRuntime<EntityBatch> create(WorkerSettings settings) {
-        return WorkerRuntime.create(settings, "copy", Topics.ENTITY_BATCHES, new EntityBatchHandler(settings),
+        return WorkerRuntime.create(settings, NAME, INPUT, new EntityBatchHandler(settings),
                 MAX_POLL_RECORDS);
     }
 

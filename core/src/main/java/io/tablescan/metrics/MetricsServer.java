@@ -42,28 +42,36 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * Starts on {@code TABLESCAN_METRICS_HOST:TABLESCAN_METRICS_PORT} (default all interfaces, port 9400; 0 picks
-     * a free port), or returns empty for {@code TABLESCAN_METRICS_PORT=off}.
+     * The port {@code TABLESCAN_METRICS_PORT} asks for (default 9400; 0 picks a free port), or empty for
+     * {@code off}; a clear error for anything else.
      */
-    public static Optional<MetricsServer> fromEnvironment(Map<String, String> env, Health health) {
+    public static Optional<Integer> port(Map<String, String> env) {
         String port = env.getOrDefault(PORT, "").trim();
         if (port.equalsIgnoreCase("off")) {
             return Optional.empty();
         }
-        int number;
         try {
-            number = port.isEmpty() ? DEFAULT_PORT : Integer.parseInt(port);
+            int number = port.isEmpty() ? DEFAULT_PORT : Integer.parseInt(port);
             if (number < 0 || number > 65_535) {
                 throw new NumberFormatException();
             }
+            return Optional.of(number);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(PORT + " must be a port number, 0 (any free port) or off, got '" + port + "'");
         }
+    }
+
+    /** Starts on {@code TABLESCAN_METRICS_HOST} (default all interfaces) and {@link #port}, or not at all. */
+    public static Optional<MetricsServer> fromEnvironment(Map<String, String> env, Health health) {
+        Optional<Integer> port = port(env);
+        if (port.isEmpty()) {
+            return Optional.empty();
+        }
         String host = env.getOrDefault(HOST, "0.0.0.0");
         try {
-            return Optional.of(start(host, number, health));
+            return Optional.of(start(host, port.get(), health));
         } catch (BindException e) {
-            throw new IllegalArgumentException("cannot listen on " + host + ":" + number + " for metrics and health ("
+            throw new IllegalArgumentException("cannot listen on " + host + ":" + port.get() + " for metrics and health ("
                     + e.getMessage() + "): set " + PORT + " to a free port, 0, or off");
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot start the metrics server: " + e.getMessage());

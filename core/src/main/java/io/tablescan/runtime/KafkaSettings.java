@@ -20,6 +20,9 @@ public final class KafkaSettings {
     private static final Set<String> NOT_CLIENT_SETTINGS =
             Set.of("KAFKA_HEAP_OPTS", "KAFKA_OPTS", "KAFKA_JVM_PERFORMANCE_OPTS", "KAFKA_LOG4J_OPTS", "KAFKA_DEBUG");
 
+    /** Static group membership, e.g. KAFKA_GROUP_INSTANCE_ID from the pod name of a StatefulSet. */
+    static final String GROUP_INSTANCE_ID = "group.instance.id";
+
     private final Properties common;
 
     private KafkaSettings(Properties common) {
@@ -89,6 +92,9 @@ public final class KafkaSettings {
     public Properties consumer(String groupId, int maxPollRecords) {
         Properties props = copy();
         props.put("group.id", groupId);
+        if (common.containsKey(GROUP_INSTANCE_ID)) { // static membership: only the group's own consumer has it
+            props.put(GROUP_INSTANCE_ID, common.getProperty(GROUP_INSTANCE_ID));
+        }
         props.put("key.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer");
         props.put("value.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer");
         props.put("enable.auto.commit", "false");
@@ -104,6 +110,9 @@ public final class KafkaSettings {
     public Properties streams(String applicationId) {
         Properties props = copy();
         props.put("application.id", applicationId);
+        if (common.containsKey(GROUP_INSTANCE_ID)) { // Streams adds a suffix per stream thread
+            props.put(GROUP_INSTANCE_ID, common.getProperty(GROUP_INSTANCE_ID));
+        }
         if ("consumer".equalsIgnoreCase(props.getProperty("group.protocol"))) {
             props.remove("group.protocol"); // a plain consumers' protocol; Streams has classic or streams
         }
@@ -158,6 +167,7 @@ public final class KafkaSettings {
         props.putAll(common);
         props.remove("value.serializer");
         props.remove("value.deserializer");
+        props.remove(GROUP_INSTANCE_ID);
         return props;
     }
 }

@@ -18,6 +18,7 @@ public final class WorkerLauncher {
         WorkerSettings settings;
         try {
             settings = WorkerSettings.fromEnvironment(System.getenv());
+            MetricsServer.port(System.getenv()); // a mistake there is reported before connecting
         } catch (IllegalArgumentException e) {
             System.err.println("tablescan " + name + "-worker: " + e.getMessage());
             return 2;

@@ -29,7 +29,7 @@ final class WorkerMeters {
         });
     }
 
-    WorkerMeters(String worker) {
+    WorkerMeters(String worker, ItemKind input) {
         this.worker = worker;
         rowsRead = counter("tablescan.rows.read", "Rows read from source tables");
         rowsWritten = counter("tablescan.rows.written", "Rows written to destination tables");
@@ -37,6 +37,14 @@ final class WorkerMeters {
                 .description("Kafka transactions (one per poll)").register(Metrics.globalRegistry);
         aborted = Counter.builder("tablescan.transactions").tags("worker", worker, "outcome", "aborted")
                 .description("Kafka transactions (one per poll)").register(Metrics.globalRegistry);
+        if (input != null) { // series that exist from the start read 0, not "no data"
+            String kind = input.name().toLowerCase(Locale.ROOT);
+            for (String outcome : new String[] {"done", "failed", "skipped"}) {
+                item(kind, outcome, 0);
+            }
+            deadLettered(kind, 0);
+            deadLettered("unreadable", 0);
+        }
     }
 
     private Counter counter(String name, String description) {
@@ -70,13 +78,21 @@ final class WorkerMeters {
     }
 
     private void item(String kind, String outcome) {
+        item(kind, outcome, 1);
+    }
+
+    private void item(String kind, String outcome, int n) {
         Counter.builder("tablescan.items").tags("worker", worker, "kind", kind, "outcome", outcome)
                 .description("Work items by kind and outcome (emitted, done, failed, skipped)")
-                .register(Metrics.globalRegistry).increment();
+                .register(Metrics.globalRegistry).increment(n);
     }
 
     private void deadLettered(String kind) {
+        deadLettered(kind, 1);
+    }
+
+    private void deadLettered(String kind, int n) {
         Counter.builder("tablescan.dead.letters").tags("worker", worker, "kind", kind)
-                .description("Records parked in the dead-letter topic").register(Metrics.globalRegistry).increment();
+                .description("Records parked in the dead-letter topic").register(Metrics.globalRegistry).increment(n);
     }
 }

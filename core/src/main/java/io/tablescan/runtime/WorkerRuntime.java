@@ -81,9 +81,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.producers = producers;
         this.serializer = serializer;
         this.processor = new ItemProcessor<>(worker, handler, serializer, deserializer, maxInFlight, cancelled);
-        this.meters = new WorkerMeters(worker);
+        this.meters = new WorkerMeters(worker, ItemKind.ofTopic(inputTopic));
         this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
         consumerMetrics.bindTo(Metrics.globalRegistry);
+    }
+
+    /** The consumer group of a worker kind (KEDA scales each kind on its group's lag). */
+    public static String groupId(String worker) {
+        return "tablescan-" + worker;
     }
 
     /** A runtime with real Kafka clients, from the worker's settings. */
@@ -91,7 +96,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             String inputTopic, ItemHandler<T> handler, int maxPollRecords) {
         KafkaSettings kafka = settings.kafka();
         KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(kafka.consumer("tablescan-" + worker, maxPollRecords));
+                new KafkaConsumer<>(kafka.consumer(groupId(worker), maxPollRecords));
         // One transactional id per instance; zombies are fenced through the consumer group metadata (KIP-447).
         String transactionalId = "tablescan-" + worker + "-" + UUID.randomUUID();
         CancelledScans cancelled = CancelledScans.follow(kafka);

@@ -22,21 +22,6 @@ public final class WorkerSettings {
     public static final String MAX_ATTEMPTS = "TABLESCAN_MAX_ATTEMPTS";
     public static final String TOPIC_PARTITIONS = "TABLESCAN_TOPIC_PARTITIONS";
     public static final String TOPIC_REPLICATION = "TABLESCAN_TOPIC_REPLICATION";
-    public static final java.util.List<String> TABLESCAN_VARIABLES =
-            java.util.List.of(MAX_IN_FLIGHT, MAX_ATTEMPTS, TOPIC_PARTITIONS, TOPIC_REPLICATION);
-
-    /** Read by DefaultAzureCredential (Entra ID): service principal, workload identity, managed identity. */
-    public static final java.util.List<String> AZURE_IDENTITY_VARIABLES = java.util.List.of("AZURE_CLIENT_ID",
-            "AZURE_TENANT_ID", "AZURE_CLIENT_SECRET", "AZURE_CLIENT_CERTIFICATE_PATH", "AZURE_FEDERATED_TOKEN_FILE",
-            "AZURE_AUTHORITY_HOST");
-
-    /** True for every environment variable a worker reads (the docs and deployment files are checked against it). */
-    public static boolean reads(String variable) {
-        return TABLESCAN_VARIABLES.contains(variable)
-                || variable.equals(FaultInjectingTableStore.RATE) || variable.equals(FaultInjectingTableStore.KINDS)
-                || Accounts.isAccountVariable(variable) || AZURE_IDENTITY_VARIABLES.contains(variable)
-                || KafkaSettings.isClientSetting(variable);
-    }
 
     private final KafkaSettings kafka;
     private final Accounts accounts;

@@ -8,6 +8,9 @@ import io.tablescan.schema.PrefixQuery;
 
 /** discovery-worker: consumes prefix queries; emits child ranges, partition queries and entity batches. */
 public final class DiscoveryWorker {
+    public static final String NAME = "discovery";
+    public static final String INPUT = Topics.PREFIX_QUERIES;
+
     /**
      * Few records per poll: each may read several pages, and a poll is committed as one transaction, so a poll
      * holds up to 16 x page budget x page size rows in memory (80,000 with the defaults).
@@ -17,7 +20,7 @@ public final class DiscoveryWorker {
     private DiscoveryWorker() {}
 
     public static WorkerRuntime<PrefixQuery> create(WorkerSettings settings) {
-        return WorkerRuntime.create(settings, "discovery", Topics.PREFIX_QUERIES, new PrefixQueryHandler(settings),
+        return WorkerRuntime.create(settings, NAME, INPUT, new PrefixQueryHandler(settings),
                 MAX_POLL_RECORDS);
     }
 

@@ -8,12 +8,15 @@ import io.tablescan.schema.PartitionQuery;
 
 /** partition-worker: consumes partition queries; emits entity batches and partition remainders. */
 public final class PartitionWorker {
+    public static final String NAME = "partition";
+    public static final String INPUT = Topics.PARTITION_QUERIES;
+
     static final int MAX_POLL_RECORDS = 16;
 
     private PartitionWorker() {}
 
     public static WorkerRuntime<PartitionQuery> create(WorkerSettings settings) {
-        return WorkerRuntime.create(settings, "partition", Topics.PARTITION_QUERIES,
+        return WorkerRuntime.create(settings, NAME, INPUT,
                 new PartitionQueryHandler(settings), MAX_POLL_RECORDS);
     }
 
