@@ -1,5 +1,6 @@
 package io.tablescan.table;
 
+import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.RetryOptions;
@@ -95,7 +96,8 @@ public final class AzureTableStore implements TableStore {
         }
     }
 
-    private static AzureTableStore build(TableServiceClientBuilder builder) {
+    /** A store from a configured client builder (a custom HTTP client, say); adds tablescan's retry stance. */
+    public static AzureTableStore build(TableServiceClientBuilder builder) {
         // tablescan retries by itself (it knows the item and its budget); one request per call here.
         return new AzureTableStore(builder.retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
                 .buildClient());
@@ -173,8 +175,12 @@ public final class AzureTableStore implements TableStore {
             int status = e.getResponse() != null ? e.getResponse().getStatusCode() : statusOf(code);
             throw new TableStoreException("HTTP " + status + (code == null ? "" : " " + code) + " on table " + table,
                     status, TableStoreException.isTransientStatus(status), null);
+        } catch (ClientAuthenticationException e) {
+            // No Entra ID credential found, or one that was refused: no retry helps.
+            String reason = e.getMessage() == null ? "" : withoutQuery(e.getMessage().lines().findFirst().orElse(""));
+            throw new TableStoreException("Entra ID sign-in failed on table " + table + ": " + reason, 401, false, null);
         } catch (HttpResponseException e) {
-            int status = e.getResponse().getStatusCode();
+            int status = e.getResponse() == null ? 0 : e.getResponse().getStatusCode();
             throw new TableStoreException("HTTP " + status + " on table " + table, status,
                     TableStoreException.isTransientStatus(status), null);
         } catch (TableStoreException e) {

@@ -22,16 +22,30 @@ public final class AzuriteServer implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final String scheme;
     private final Thread hook;
 
-    private AzuriteServer(Process process, int port) {
+    private AzuriteServer(Process process, int port, String scheme) {
         this.process = process;
         this.port = port;
+        this.scheme = scheme;
         this.hook = new Thread(this::stop, "azurite-stop");
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
     public static AzuriteServer start() {
+        return start(List.of(), "http");
+    }
+
+    /**
+     * Over HTTPS with the certificate and key of a PKCS#12 file, accepting Entra ID bearer tokens (Azurite's
+     * basic OAuth checks a token's issuer, audience and lifetime, not its signature).
+     */
+    public static AzuriteServer startHttpsWithOAuth(Path pkcs12, String password) {
+        return start(List.of("--cert", pkcs12.toString(), "--pwd", password, "--oauth", "basic"), "https");
+    }
+
+    private static AzuriteServer start(List<String> extraArgs, String scheme) {
         Path script = locate().orElseThrow(() -> new IllegalStateException(
                 "Azurite is not installed: run 'npm ci --prefix tools/azurite' in the tablescan folder"));
         int port = FreePorts.find();
@@ -40,6 +54,7 @@ public final class AzuriteServer implements AutoCloseable {
                 "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry", "--silent",
                 // Azurite closes idle keep-alive connections after 5 s, racing clients that reuse them.
                 "--tableKeepAliveTimeout", "120"));
+        command.addAll(extraArgs);
         Process process;
         try {
             Path log = Files.createTempFile("azurite-", ".log");
@@ -48,7 +63,7 @@ public final class AzuriteServer implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start Azurite (is Node.js installed?): " + e.getMessage());
         }
-        AzuriteServer server = new AzuriteServer(process, port);
+        AzuriteServer server = new AzuriteServer(process, port, scheme);
         if (!FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), process::isAlive)) {
             server.close();
             throw new IllegalStateException("Azurite did not start on port " + port);
@@ -82,7 +97,7 @@ public final class AzuriteServer implements AutoCloseable {
 
     /** The table endpoint of the development account. */
     public String endpoint() {
-        return "http://127.0.0.1:" + port + "/" + ACCOUNT;
+        return scheme + "://127.0.0.1:" + port + "/" + ACCOUNT;
     }
 
     /** The development account's key (public, Azurite's); tests grep for it where secrets must not appear. */
@@ -91,7 +106,7 @@ public final class AzuriteServer implements AutoCloseable {
     }
 
     public String connectionString() {
-        return "DefaultEndpointsProtocol=http;AccountName=" + ACCOUNT + ";AccountKey=" + KEY
+        return "DefaultEndpointsProtocol=" + scheme + ";AccountName=" + ACCOUNT + ";AccountKey=" + KEY
                 + ";TableEndpoint=" + endpoint() + ";";
     }
 
