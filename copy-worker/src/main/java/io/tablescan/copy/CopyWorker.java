@@ -16,8 +16,9 @@ public final class CopyWorker {
     private CopyWorker() {}
 
     public static WorkerRuntime<EntityBatch> create(WorkerSettings settings) {
+        // A poll must hold enough batches to fill every write slot: its transaction waits for the slowest one.
         return WorkerRuntime.create(settings, NAME, INPUT, new EntityBatchHandler(settings),
-                MAX_POLL_RECORDS);
+                Math.max(MAX_POLL_RECORDS, 2 * settings.maxInFlight()));
     }
 
     public static void main(String[] args) {

@@ -16,6 +16,8 @@ final class WorkerMeters {
     private final Counter rowsWritten;
     private final Counter committed;
     private final Counter aborted;
+    /** Item counters by kind and outcome: looked up once, not built for every item. */
+    private final Map<String, Counter> items = new ConcurrentHashMap<>();
 
     /** Items inside a handler now, per worker kind, summed over the instances in this process. */
     private static final Map<String, AtomicInteger> IN_FLIGHT = new ConcurrentHashMap<>();
@@ -82,9 +84,10 @@ final class WorkerMeters {
     }
 
     private void item(String kind, String outcome, int n) {
-        Counter.builder("tablescan.items").tags("worker", worker, "kind", kind, "outcome", outcome)
+        items.computeIfAbsent(kind + " " + outcome, key -> Counter.builder("tablescan.items")
+                .tags("worker", worker, "kind", kind, "outcome", outcome)
                 .description("Work items by kind and outcome (emitted, done, failed, skipped)")
-                .register(Metrics.globalRegistry).increment(n);
+                .register(Metrics.globalRegistry)).increment(n);
     }
 
     private void deadLettered(String kind) {

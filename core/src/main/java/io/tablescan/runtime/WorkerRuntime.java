@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Consume, process, produce: one Kafka transaction per poll. The records of a poll are processed
- * concurrently on virtual threads (records with the same key in order), then their outputs, their dead
+ * concurrently on virtual threads, then their outputs, their dead
  * letters, one scan event per scan and the consumed offsets are committed atomically. A failure before the
  * commit aborts it and rewinds, so every record is processed until its effects are committed: at least once,
  * and exactly once for everything written to Kafka.
@@ -190,17 +190,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     }
 
     private List<ItemProcessor.Outcome> processConcurrently(List<ConsumerRecord<byte[], byte[]>> list) {
-        // Records with the same key (one table partition's batches) are processed in order, others in parallel.
-        Map<List<Object>, List<Integer>> byKey = new LinkedHashMap<>();
-        for (int i = 0; i < list.size(); i++) {
-            ConsumerRecord<byte[], byte[]> r = list.get(i);
-            byKey.computeIfAbsent(List.of(r.partition(), r.key() == null ? List.of() : Arrays.hashCode(r.key())),
-                    k -> new ArrayList<>()).add(i);
-        }
+        // Every record on its own virtual thread, even one partition's batches: distinct rows, written with
+        // upsert-replace, need no order, and a big partition's batches would otherwise be written one by one.
         ItemProcessor.Outcome[] outcomes = new ItemProcessor.Outcome[list.size()];
-        List<Future<?>> futures = new ArrayList<>();
-        for (List<Integer> group : byKey.values()) {
-            futures.add(executor.submit(() -> group.forEach(i -> outcomes[i] = processor.process(list.get(i)))));
+        List<Future<?>> futures = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            int index = i;
+            futures.add(executor.submit(() -> outcomes[index] = processor.process(list.get(index))));
         }
         for (Future<?> future : futures) {
             try {

@@ -11,6 +11,8 @@ import java.util.function.Supplier;
  */
 public final class MeteredTableStore extends InterceptingTableStore {
     private final String account;
+    /** Timers by operation and outcome: looked up once, not built on every request. */
+    private final java.util.Map<String, Timer> timers = new java.util.concurrent.ConcurrentHashMap<>();
 
     public MeteredTableStore(TableStore store, String account) {
         super(store);
@@ -32,12 +34,12 @@ public final class MeteredTableStore extends InterceptingTableStore {
     }
 
     private Timer timer(String operation, String outcome) {
-        return Timer.builder("tablescan.table.requests")
+        return timers.computeIfAbsent(operation + " " + outcome, key -> Timer.builder("tablescan.table.requests")
                 .description("Table service requests by account alias, operation and outcome")
                 .tags("account", account, "operation", operation, "outcome", outcome)
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(30))
-                .register(Metrics.globalRegistry);
+                .register(Metrics.globalRegistry));
     }
 }

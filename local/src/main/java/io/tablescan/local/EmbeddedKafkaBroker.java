@@ -48,13 +48,30 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
+     * A temporary data directory, in memory (/dev/shm) where there is one with 8 GiB free: the data is deleted on
+     * close anyway,
+     * and on disk a large copy's writeback can stall the controller's fsyncs long enough to fence the broker.
+     */
+    private static Path scratchDirectory() throws IOException {
+        Path shm = Path.of("/dev/shm");
+        if (Files.isDirectory(shm) && Files.isWritable(shm) && shm.toFile().getUsableSpace() > (8L << 30)) {
+            try {
+                return Files.createTempDirectory(shm, "tablescan-kafka-");
+            } catch (IOException e) {
+                // fall back to the default temporary folder
+            }
+        }
+        return Files.createTempDirectory("tablescan-kafka-");
+    }
+
+    /**
      * @param port the client port, or 0 for a free one
      * @param dir the data directory, or null for a temporary one
      */
     public static EmbeddedKafkaBroker start(int port, Path dir) {
         boolean ownsDir = dir == null;
         try {
-            Path data = ownsDir ? Files.createTempDirectory("tablescan-kafka-") : Files.createDirectories(dir);
+            Path data = ownsDir ? scratchDirectory() : Files.createDirectories(dir);
             int clientPort = port == 0 ? FreePorts.find() : port;
             if (FreePorts.accepts(clientPort)) {
                 throw new IllegalStateException("port " + clientPort + " is already in use");
