@@ -30,6 +30,12 @@ final class CopyRun {
     }
 
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {
+        return run(settings, spec, printer, timeout, printer.interval(), printer::progress);
+    }
+
+    /** Seeds, then calls {@code each} with the scan's totals every {@code interval} until it ends. */
+    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each) {
         KafkaSettings kafka = settings.kafka();
         try (LocalPipeline pipeline = LocalPipeline.start(settings);
                 MetricsServer metrics = metricsServer(pipeline); // null when not asked for
@@ -37,7 +43,7 @@ final class CopyRun {
             long start = System.nanoTime();
             ScanStarter.start(kafka, spec);
             printer.progressHeader(spec);
-            ScanTotals totals = follow(reader, spec.getScanId(), printer, timeout);
+            ScanTotals totals = reader.await(spec.getScanId(), ScanTotals::ended, timeout, interval, each);
             return new Outcome(totals, (System.nanoTime() - start) / 1e9);
         }
     }

@@ -19,10 +19,10 @@ import java.util.concurrent.Semaphore;
  * "microsoft.extensions."), a few versions each as RowKeys, one big partition, and every EDM type.
  */
 public final class SampleTable {
-    private static final String[] OWNERS = {"microsoft", "system", "newtonsoft", "serilog", "nunit", "xunit", "azure",
+    static final String[] OWNERS = {"microsoft", "system", "newtonsoft", "serilog", "nunit", "xunit", "azure",
         "amazon", "google", "castle", "autofac", "dapper", "polly", "humanizer", "moq", "nlog", "automapper", "mediatr",
         "npgsql", "stackexchange"};
-    private static final String[] WORDS = {"extensions", "data", "core", "json", "logging", "http", "storage",
+    static final String[] WORDS = {"extensions", "data", "core", "json", "logging", "http", "storage",
         "abstractions", "client", "sql", "tables", "common", "runtime", "hosting", "configuration", "identity", "web",
         "messaging", "diagnostics", "security"};
     public static final String BIG_PARTITION = "zz.big.partition";
@@ -64,12 +64,9 @@ public final class SampleTable {
                 new Property("Hash", EdmType.BINARY, ByteBuffer.wrap(hash))));
     }
 
-    /** Writes rows in batches of one partition, {@code concurrency} batches at a time. */
-    public static void write(TableStore store, String table, List<TableRow> rows, int concurrency) {
-        store.createTableIfNotExists(table);
+    /** Rows in key order cut into batches of one partition, at most 100 rows each. */
+    static List<List<TableRow>> batches(List<TableRow> sorted) {
         List<List<TableRow>> batches = new ArrayList<>();
-        List<TableRow> sorted = new ArrayList<>(rows);
-        sorted.sort(java.util.Comparator.comparing(TableRow::partitionKey).thenComparing(TableRow::rowKey));
         List<TableRow> current = new ArrayList<>();
         for (TableRow row : sorted) {
             if (!current.isEmpty() && (current.size() == 100 || !current.get(0).partitionKey().equals(row.partitionKey()))) {
@@ -81,6 +78,15 @@ public final class SampleTable {
         if (!current.isEmpty()) {
             batches.add(current);
         }
+        return batches;
+    }
+
+    /** Writes rows in batches of one partition, {@code concurrency} batches at a time. */
+    public static void write(TableStore store, String table, List<TableRow> rows, int concurrency) {
+        store.createTableIfNotExists(table);
+        List<TableRow> sorted = new ArrayList<>(rows);
+        sorted.sort(java.util.Comparator.comparing(TableRow::partitionKey).thenComparing(TableRow::rowKey));
+        List<List<TableRow>> batches = batches(sorted);
         Semaphore permits = new Semaphore(concurrency);
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();

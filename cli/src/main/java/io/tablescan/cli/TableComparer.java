@@ -40,7 +40,7 @@ public final class TableComparer {
                 problem = "missing in destination: " + key(x);
             } else if (order > 0) {
                 problem = "extra in destination: " + key(y);
-            } else if (!sorted(x.properties()).equals(sorted(y.properties()))) {
+            } else if (!sameRow(x, y)) {
                 problem = "different properties: " + key(x);
             }
             if (problem != null) {
@@ -66,6 +66,11 @@ public final class TableComparer {
         List<TableRow> rows = new java.util.ArrayList<>();
         new Cursor(store, table).forEachRemaining(rows::add);
         return rows;
+    }
+
+    /** Same keys and the same properties (in any order; absent and null are alike). */
+    static boolean sameRow(TableRow x, TableRow y) {
+        return compareKeys(x, y) == 0 && sorted(x.properties()).equals(sorted(y.properties()));
     }
 
     private static int compareKeys(TableRow x, TableRow y) {

@@ -69,7 +69,12 @@ public final class WorkerSettings {
 
     /** Settings for a local run: an embedded broker and accounts bound in code. */
     public static WorkerSettings local(String bootstrapServers, Accounts accounts) {
-        return new WorkerSettings(KafkaSettings.of(bootstrapServers), accounts, 32, RetryPolicy.DEFAULT, 6,
+        return local(bootstrapServers, accounts, 32);
+    }
+
+    /** A local run with this many table requests in flight per worker (benchmarks of high-latency services). */
+    public static WorkerSettings local(String bootstrapServers, Accounts accounts, int maxInFlight) {
+        return new WorkerSettings(KafkaSettings.of(bootstrapServers), accounts, maxInFlight, RetryPolicy.DEFAULT, 6,
                 Optional.empty());
     }
 

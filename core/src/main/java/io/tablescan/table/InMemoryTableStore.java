@@ -32,12 +32,82 @@ public final class InMemoryTableStore implements TableStore {
         public static final Adversary NONE = new Adversary(0, 0, 0, 0);
     }
 
+    /** The rows of one table in key order: a sorted map by default; a benchmark plugs in generated tables. */
+    public interface Rows {
+        /** The rows at or after (partitionKey, rowKey), in key order. */
+        Iterable<TableRow> from(String partitionKey, String rowKey);
+
+        /** The first row key of a partition, or null when it has no rows. */
+        String firstRowKey(String partitionKey);
+
+        void put(TableRow row);
+
+        /** Every row in key order. */
+        List<TableRow> all();
+    }
+
     record RowId(String partitionKey, String rowKey) {}
 
     private static final Comparator<RowId> ORDER =
             Comparator.comparing(RowId::partitionKey).thenComparing(RowId::rowKey);
 
-    private final Map<String, NavigableMap<RowId, TableRow>> tables = new ConcurrentHashMap<>();
+    /** The default: every row in a concurrent sorted map. */
+    private static final class MapRows implements Rows {
+        private final NavigableMap<RowId, TableRow> rows = new ConcurrentSkipListMap<>(ORDER);
+
+        @Override
+        public Iterable<TableRow> from(String partitionKey, String rowKey) {
+            return rows.tailMap(new RowId(partitionKey, rowKey), true).values();
+        }
+
+        @Override
+        public String firstRowKey(String partitionKey) {
+            RowId first = rows.ceilingKey(new RowId(partitionKey, ""));
+            return first != null && first.partitionKey().equals(partitionKey) ? first.rowKey() : null;
+        }
+
+        @Override
+        public void put(TableRow row) {
+            rows.put(new RowId(row.partitionKey(), row.rowKey()), row);
+        }
+
+        @Override
+        public List<TableRow> all() {
+            return List.copyOf(rows.values());
+        }
+    }
+
+    /**
+     * The service's scalability targets as a pace: at most so many entities a second per account and per
+     * partition, read or written; a request over the pace is answered late (the service would throttle).
+     */
+    public record Limits(int accountPerSecond, int partitionPerSecond) {
+        public static final Limits NONE = new Limits(0, 0);
+    }
+
+    /** Hands out time slots so that entities pass at no more than a given rate. */
+    private static final class Pace {
+        private final double nanosPerEntity;
+        private long next;
+
+        Pace(int perSecond) {
+            this.nanosPerEntity = 1e9 / perSecond;
+        }
+
+        /** Reserves n entities' worth of time; returns how long the caller must wait for its slot. */
+        synchronized long reserve(int n) {
+            long now = System.nanoTime();
+            long start = Math.max(now, next);
+            next = start + (long) (n * nanosPerEntity);
+            return start - now;
+        }
+    }
+
+    private static final int PARTITION_PACES = 4096; // partitions share paces by hash: a fair model of hot ones
+
+    private final Map<String, Rows> tables = new ConcurrentHashMap<>();
+    private Pace account;
+    private Pace[] partitions;
     private final Adversary adversary;
     private final Random random;
     private final Duration latency;
@@ -57,20 +127,55 @@ public final class InMemoryTableStore implements TableStore {
         return requests.get();
     }
 
+    /** Paces reads and writes like the service's per-account and per-partition targets. */
+    public InMemoryTableStore limit(Limits limits) {
+        account = limits.accountPerSecond() > 0 ? new Pace(limits.accountPerSecond()) : null;
+        partitions = null;
+        if (limits.partitionPerSecond() > 0) {
+            partitions = new Pace[PARTITION_PACES];
+            java.util.Arrays.setAll(partitions, i -> new Pace(limits.partitionPerSecond()));
+        }
+        return this;
+    }
+
+    /** Waits until the account and each partition touched have room for these entities. */
+    private void pace(List<TableRow> rows) {
+        if ((account == null && partitions == null) || rows.isEmpty()) {
+            return;
+        }
+        long wait = account == null ? 0 : account.reserve(rows.size());
+        if (partitions != null) {
+            Map<String, Integer> perPartition = new java.util.HashMap<>();
+            rows.forEach(row -> perPartition.merge(row.partitionKey(), 1, Integer::sum));
+            for (var entry : perPartition.entrySet()) {
+                Pace pace = partitions[Math.floorMod(entry.getKey().hashCode(), PARTITION_PACES)];
+                wait = Math.max(wait, pace.reserve(entry.getValue()));
+            }
+        }
+        if (wait > 0) {
+            try {
+                Thread.sleep(Duration.ofNanos(wait));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TableStoreException("interrupted", 0, true, e);
+            }
+        }
+    }
+
     @Override
     public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
         request();
         // The filter text the Azure adapter would send is what decides which rows match; the query's bounds
         // only tell where to start and stop walking the sorted rows.
         Predicate<TableRow> filter = ODataPredicate.parse(ODataFilter.of(query, options.rowFilter()));
-        NavigableMap<RowId, TableRow> rows = existing(table);
+        Rows rows = existing(table);
         RowId start = from != null
                 ? new RowId(from.nextPartitionKey(), from.nextRowKey() == null ? "" : from.nextRowKey())
                 : startOf(query);
         int limit = pageLimit(options.pageSize());
         List<TableRow> page = new ArrayList<>();
         TableRow next = null;
-        for (TableRow row : rows.tailMap(start, true).values()) {
+        for (TableRow row : rows.from(start.partitionKey(), start.rowKey())) {
             if (pastEnd(query, row.partitionKey())) {
                 break;
             }
@@ -83,13 +188,14 @@ public final class InMemoryTableStore implements TableStore {
             }
             page.add(project(row, options.select()));
         }
+        pace(page);
         return new Page(page, next == null ? null : continuation(rows, next));
     }
 
     @Override
     public void upsert(String table, String partitionKey, List<TableRow> batch) {
         request();
-        NavigableMap<RowId, TableRow> rows = existing(table);
+        Rows rows = existing(table);
         if (batch.isEmpty() || batch.size() > 100) {
             throw new TableStoreException("a batch holds 1 to 100 rows, got " + batch.size(), 400, false, null);
         }
@@ -102,15 +208,16 @@ public final class InMemoryTableStore implements TableStore {
                 throw new TableStoreException("a batch holds each row once", 400, false, null);
             }
         }
+        pace(batch);
         for (TableRow row : batch) {
-            rows.put(new RowId(row.partitionKey(), row.rowKey()), row);
+            rows.put(row);
         }
     }
 
     @Override
     public void createTableIfNotExists(String table) {
         request();
-        tables.computeIfAbsent(table, t -> new ConcurrentSkipListMap<>(ORDER));
+        tables.computeIfAbsent(table, t -> new MapRows());
     }
 
     @Override
@@ -121,8 +228,12 @@ public final class InMemoryTableStore implements TableStore {
 
     /** Puts rows straight into a table, with no request, latency or batch rules: for filling test tables. */
     public Loader loader(String table) {
-        NavigableMap<RowId, TableRow> rows = tables.computeIfAbsent(table, t -> new ConcurrentSkipListMap<>(ORDER));
-        return row -> rows.put(new RowId(row.partitionKey(), row.rowKey()), row);
+        return tables.computeIfAbsent(table, t -> new MapRows())::put;
+    }
+
+    /** Makes {@code rows} the table {@code table} (generated or checking tables of a benchmark). */
+    public void attach(String table, Rows rows) {
+        tables.put(table, rows);
     }
 
     /** Puts one row into a table. */
@@ -133,11 +244,11 @@ public final class InMemoryTableStore implements TableStore {
 
     /** Every row of a table in key order (no request counted): the plain sorted listing tests compare with. */
     public List<TableRow> rows(String table) {
-        return List.copyOf(existing(table).values());
+        return existing(table).all();
     }
 
-    private NavigableMap<RowId, TableRow> existing(String table) {
-        NavigableMap<RowId, TableRow> rows = tables.get(table);
+    private Rows existing(String table) {
+        Rows rows = tables.get(table);
         if (rows == null) {
             throw new TableStoreException("HTTP 404 TableNotFound: table " + table, 404, false, null);
         }
@@ -169,10 +280,9 @@ public final class InMemoryTableStore implements TableStore {
         }
     }
 
-    private Continuation continuation(NavigableMap<RowId, TableRow> rows, TableRow next) {
-        RowId id = new RowId(next.partitionKey(), next.rowKey());
+    private Continuation continuation(Rows rows, TableRow next) {
         // Without a NextRowKey the query resumes at the partition's start: only right when nothing precedes.
-        boolean firstOfPartition = id.equals(rows.ceilingKey(new RowId(next.partitionKey(), "")));
+        boolean firstOfPartition = next.rowKey().equals(rows.firstRowKey(next.partitionKey()));
         boolean dropRowKey;
         synchronized (random) {
             dropRowKey = firstOfPartition && random.nextDouble() < adversary.tokensWithoutRowKey();
