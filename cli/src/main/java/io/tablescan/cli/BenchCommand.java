@@ -11,6 +11,7 @@ import io.tablescan.table.AzureTableStore;
 import io.tablescan.table.InMemoryTableStore;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.ScalabilityTargets;
 import io.tablescan.table.TableStore;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -38,18 +39,18 @@ import picocli.CommandLine.Option;
                 + "request, 20,000 entities/s per account and 2,000/s per partition).")
 final class BenchCommand implements Callable<Integer> {
     /** What a scenario copies, how slow its table service is, and the strategies it compares. */
-    record Scenario(String name, int rows, Duration latency, InMemoryTableStore.Limits limits, List<String> strategies,
+    record Scenario(String name, int rows, Duration latency, ScalabilityTargets limits, List<String> strategies,
             int inFlight) {}
 
     static final Map<String, Scenario> SCENARIOS = Map.of(
-            "pipeline", new Scenario("pipeline", 1_000_000, Duration.ZERO, InMemoryTableStore.Limits.NONE,
+            "pipeline", new Scenario("pipeline", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("prefix"), 32),
-            "latency", new Scenario("latency", 200_000, Duration.ofMillis(100), InMemoryTableStore.Limits.NONE,
+            "latency", new Scenario("latency", 200_000, Duration.ofMillis(100), ScalabilityTargets.NONE,
                     List.of("serial", "prefix"), 1024),
-            "azurite", new Scenario("azurite", 100_000, Duration.ZERO, InMemoryTableStore.Limits.NONE,
+            "azurite", new Scenario("azurite", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("direct", "prefix", "serial"), 32),
             "seed-replica", new Scenario("seed-replica", 3_558_594, Duration.ofMillis(100),
-                    new InMemoryTableStore.Limits(20_000, 2_000), List.of("prefix"), 2048));
+                    new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048));
 
     @Option(names = "--scenario", defaultValue = "pipeline",
             description = "pipeline, latency, azurite or seed-replica (default ${DEFAULT-VALUE}).")

@@ -77,37 +77,8 @@ public final class InMemoryTableStore implements TableStore {
         }
     }
 
-    /**
-     * The service's scalability targets as a pace: at most so many entities a second per account and per
-     * partition, read or written; a request over the pace is answered late (the service would throttle).
-     */
-    public record Limits(int accountPerSecond, int partitionPerSecond) {
-        public static final Limits NONE = new Limits(0, 0);
-    }
-
-    /** Hands out time slots so that entities pass at no more than a given rate. */
-    private static final class Pace {
-        private final double nanosPerEntity;
-        private long next;
-
-        Pace(int perSecond) {
-            this.nanosPerEntity = 1e9 / perSecond;
-        }
-
-        /** Reserves n entities' worth of time; returns how long the caller must wait for its slot. */
-        synchronized long reserve(int n) {
-            long now = System.nanoTime();
-            long start = Math.max(now, next);
-            next = start + (long) (n * nanosPerEntity);
-            return start - now;
-        }
-    }
-
-    private static final int PARTITION_PACES = 4096; // partitions share paces by hash: a fair model of hot ones
-
     private final Map<String, Rows> tables = new ConcurrentHashMap<>();
-    private Pace account;
-    private Pace[] partitions;
+    private ScalabilityTargets targets = ScalabilityTargets.NONE;
     private final Adversary adversary;
     private final Random random;
     private final Duration latency;
@@ -128,38 +99,9 @@ public final class InMemoryTableStore implements TableStore {
     }
 
     /** Paces reads and writes like the service's per-account and per-partition targets. */
-    public InMemoryTableStore limit(Limits limits) {
-        account = limits.accountPerSecond() > 0 ? new Pace(limits.accountPerSecond()) : null;
-        partitions = null;
-        if (limits.partitionPerSecond() > 0) {
-            partitions = new Pace[PARTITION_PACES];
-            java.util.Arrays.setAll(partitions, i -> new Pace(limits.partitionPerSecond()));
-        }
+    public InMemoryTableStore limit(ScalabilityTargets targets) {
+        this.targets = targets;
         return this;
-    }
-
-    /** Waits until the account and each partition touched have room for these entities. */
-    private void pace(List<TableRow> rows) {
-        if ((account == null && partitions == null) || rows.isEmpty()) {
-            return;
-        }
-        long wait = account == null ? 0 : account.reserve(rows.size());
-        if (partitions != null) {
-            Map<String, Integer> perPartition = new java.util.HashMap<>();
-            rows.forEach(row -> perPartition.merge(row.partitionKey(), 1, Integer::sum));
-            for (var entry : perPartition.entrySet()) {
-                Pace pace = partitions[Math.floorMod(entry.getKey().hashCode(), PARTITION_PACES)];
-                wait = Math.max(wait, pace.reserve(entry.getValue()));
-            }
-        }
-        if (wait > 0) {
-            try {
-                Thread.sleep(Duration.ofNanos(wait));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TableStoreException("interrupted", 0, true, e);
-            }
-        }
     }
 
     @Override
@@ -188,7 +130,7 @@ public final class InMemoryTableStore implements TableStore {
             }
             page.add(project(row, options.select()));
         }
-        pace(page);
+        targets.pace(page);
         return new Page(page, next == null ? null : continuation(rows, next));
     }
 
@@ -208,7 +150,7 @@ public final class InMemoryTableStore implements TableStore {
                 throw new TableStoreException("a batch holds each row once", 400, false, null);
             }
         }
-        pace(batch);
+        targets.pace(batch);
         for (TableRow row : batch) {
             rows.put(row);
         }
