@@ -46,9 +46,10 @@ final class CopyCommand implements Callable<Integer> {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
         scan.validPageSize();
-        TableStore source = store("source", sourceConnectionString, sourceAccount);
+        Accounts configured = Accounts.fromEnvironment(); // one store (and credential) per alias
+        TableStore source = store(configured, "source", sourceConnectionString, sourceAccount);
         TableStore dest = destConnectionString == null && destAccount == null ? source
-                : store("dest", destConnectionString, destAccount);
+                : store(configured, "dest", destConnectionString, destAccount);
         Checks.tableExists(source, sourceTable, "source");
         try {
             dest.createTableIfNotExists(destTable);
@@ -73,11 +74,11 @@ final class CopyCommand implements Callable<Integer> {
         }
     }
 
-    private static TableStore store(String side, String connectionString, String alias) {
+    private static TableStore store(Accounts configured, String side, String connectionString, String alias) {
         if ((connectionString == null) == (alias == null)) {
             throw new UserError(UserError.USAGE, "give one of --" + side + "-connection-string and --" + side + "-account");
         }
-        return alias != null ? Checks.account(Accounts.fromEnvironment(), alias)
+        return alias != null ? Checks.account(configured, alias)
                 : Checks.store("--" + side + "-connection-string", connectionString);
     }
 }

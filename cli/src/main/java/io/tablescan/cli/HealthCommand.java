@@ -41,12 +41,13 @@ final class HealthCommand implements Callable<Integer> {
         return UserError.FAILED;
     }
 
+    /** The port this container's worker serves, read as the worker reads it. */
     private static int defaultPort() {
-        String value = System.getenv(MetricsServer.PORT);
         try {
-            return value == null || value.isBlank() ? MetricsServer.DEFAULT_PORT : Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new UserError(UserError.USAGE, MetricsServer.PORT + " is not a port number: '" + value + "'");
+            return MetricsServer.port(System.getenv()).orElseThrow(() -> new UserError(UserError.USAGE,
+                    MetricsServer.PORT + " is off: there is no health endpoint to ask"));
+        } catch (IllegalArgumentException e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
         }
     }
 }

@@ -52,6 +52,15 @@ final class ChildProcesses implements AutoCloseable {
         return logs.resolve(label + ".log").toFile();
     }
 
+    /** Everything a child has written so far. */
+    String output(String label) {
+        try {
+            return Files.readString(logs.resolve(label + ".log"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** SIGTERM to every child (graceful stop), then SIGKILL to any still running after 30 s. */
     @Override
     public void close() {

@@ -12,7 +12,6 @@ import io.tablescan.runtime.Topics;
 import java.io.ByteArrayOutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +49,7 @@ class CredentialsIT {
                     "credsource", "--dest-account", "keyed", "--dest-table", "credcopy", "--page-size", "200",
                     "--kafka", bootstrap);
             assertThat(copy.waitFor(3, TimeUnit.MINUTES)).isTrue();
-            assertThat(copy.exitValue()).as(log(children, "copy")).isZero();
+            assertThat(copy.exitValue()).as(children.output("copy")).isZero();
             TableComparer.Result check = TableComparer.compare(LocalServices.store(), "credsource", LocalServices.store(),
                     "credcopy");
             assertThat(check.equal()).as(check.examples().toString()).isTrue();
@@ -59,13 +58,13 @@ class CredentialsIT {
             Process denied = children.start("denied", env, "copy", "--source-account", "keyed", "--source-table",
                     "credsource", "--dest-account", "readonly", "--dest-table", "deniedcopy", "--kafka", bootstrap);
             assertThat(denied.waitFor(2, TimeUnit.MINUTES)).isTrue();
-            assertThat(denied.exitValue()).as(log(children, "denied")).isEqualTo(UserError.DENIED);
-            assertThat(log(children, "denied")).contains("403");
+            assertThat(denied.exitValue()).as(children.output("denied")).isEqualTo(UserError.DENIED);
+            assertThat(children.output("denied")).contains("403");
 
             List<String> secrets = List.of(azurite.accountKey(), signature, readOnlySignature,
                     sas.replaceAll(".*sig=([^&]*).*", "$1"));
             for (String label : List.of("copy", "denied")) {
-                String log = log(children, label);
+                String log = children.output(label);
                 assertThat(log).as(label + " log is not empty").contains("DEBUG");
                 secrets.forEach(secret -> assertThat(log).as(label + " log").doesNotContain(secret));
             }
@@ -82,14 +81,6 @@ class CredentialsIT {
                 .generateAccountSas(new TableAccountSasSignatureValues(OffsetDateTime.now().plusHours(1), permissions,
                         new TableAccountSasService().setTableAccess(true),
                         new TableAccountSasResourceType().setService(true).setContainer(true).setObject(true)));
-    }
-
-    private static String log(ChildProcesses children, String label) {
-        try {
-            return Files.readString(children.log(label).toPath());
-        } catch (java.io.IOException e) {
-            return "";
-        }
     }
 
     /** Keys, values and headers of every record of every topic, aborted transactions included. */

@@ -80,7 +80,7 @@ class EntraIdIT {
                     "entrasource", "--dest-account", "entra", "--dest-table", "entracopy", "--page-size", "500",
                     "--kafka", LocalServices.broker().bootstrapServers());
             assertThat(copy.waitFor(3, TimeUnit.MINUTES)).isTrue();
-            String log = Files.readString(children.log("copy").toPath());
+            String log = children.output("copy");
             assertThat(copy.exitValue()).as(log).isZero();
             assertThat(tokenRequests.get()).as("tokens fetched from the managed identity endpoint").isPositive();
             assertThat(resource.get()).contains("storage.azure.com");
@@ -96,7 +96,7 @@ class EntraIdIT {
                     "entrasource", "--dest-account", "entra", "--dest-table", "entracopy2",
                     "--kafka", LocalServices.broker().bootstrapServers());
             assertThat(denied.waitFor(2, TimeUnit.MINUTES)).isTrue();
-            String deniedLog = Files.readString(children.log("denied").toPath());
+            String deniedLog = children.output("denied");
             assertThat(denied.exitValue()).as(deniedLog).isEqualTo(UserError.DENIED);
             assertThat(deniedLog).contains("Entra ID sign-in failed").doesNotContain("\tat ");
         } finally {

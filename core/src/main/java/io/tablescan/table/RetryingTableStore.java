@@ -2,7 +2,6 @@ package io.tablescan.table;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -11,7 +10,6 @@ import java.util.function.Supplier;
  */
 public final class RetryingTableStore extends InterceptingTableStore {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RetryingTableStore.class);
-    private static final AtomicLong RETRIES = new AtomicLong();
     /** Retries and throttling responses (429, 503) of the requests made on this thread. */
     private static final ThreadLocal<long[]> THREAD_COUNTS = ThreadLocal.withInitial(() -> new long[2]);
 
@@ -25,11 +23,6 @@ public final class RetryingTableStore extends InterceptingTableStore {
     public RetryingTableStore(TableStore store, RetryPolicy policy) {
         super(store);
         this.policy = policy;
-    }
-
-    /** Retries made by every instance in this process. */
-    public static long retries() {
-        return RETRIES.get();
     }
 
     /**
@@ -57,7 +50,6 @@ public final class RetryingTableStore extends InterceptingTableStore {
                 if (!e.isTransient() || attempt >= policy.maxAttempts()) {
                     throw new FailedRequestException(e, attempt);
                 }
-                RETRIES.incrementAndGet();
                 RETRY_METER.increment();
                 THREAD_COUNTS.get()[0]++;
                 LOG.debug("retrying a table request after: {} (attempt {})", e.getMessage(), attempt);
