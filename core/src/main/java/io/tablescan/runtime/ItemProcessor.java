@@ -43,7 +43,7 @@ final class ItemProcessor<T extends SpecificRecord> {
         this.handler = handler;
         this.serializer = serializer;
         this.deserializer = deserializer;
-        this.inFlight = new Semaphore(maxInFlight);
+        this.inFlight = new Semaphore(maxInFlight, true); // fair: oldest records first, so committed offsets keep moving;
         this.handling = WorkerMeters.inFlight(worker);
     }
 

@@ -5,23 +5,26 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.tablescan.metrics.Health;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -41,16 +44,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consume, process, produce: one Kafka transaction per poll. The records of a poll are processed
- * concurrently on virtual threads, then their outputs, their dead
- * letters, one scan event per scan and the consumed offsets are committed atomically. A failure before the
- * commit aborts it and rewinds, so every record is processed until its effects are committed: at least once,
- * and exactly once for everything written to Kafka.
+ * Consume, process, produce. Records are processed concurrently on virtual threads as they arrive; every
+ * {@link #COMMIT_INTERVAL} the finished ones' outputs, their dead letters, one scan event per scan and each
+ * partition's progress (see {@link PartitionProgress}) are committed in one Kafka transaction, so a slow record
+ * holds up nothing but its own commit. A failure before the commit aborts it and rewinds, so every record is
+ * processed until its effects are committed: at least once, and exactly once for everything written to Kafka.
  */
 public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, AutoCloseable, Health {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
     /** A loop that has not come back to poll for this long is stuck (every item does bounded work). */
     private static final Duration STUCK_AFTER = Duration.ofMinutes(10);
+    /** How long finished work may wait for its commit while other work is still running. */
+    static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
+    private static final Duration POLL_WHILE_BUSY = Duration.ofMillis(5);
+    /** On stop, how long the work in hand may take to finish before it is left to be replayed. */
+    private static final Duration FINISH_WITHIN = Duration.ofSeconds(30);
+
+    /** A record that finished processing (outcome null: abandoned), for the loop thread to commit. */
+    private record Completion(TopicPartition tp, PartitionProgress partition, long offset, ItemProcessor.Outcome outcome) {}
 
     private final String worker;
     private final String inputTopic;
@@ -65,9 +76,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final WorkerMeters meters;
     private final KafkaClientMetrics consumerMetrics;
     private volatile boolean running = true;
-    private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean subscribed;
     private volatile long lastProgressNanos = System.nanoTime();
+    private final int maxInHand;
+    private final Map<TopicPartition, PartitionProgress> progress = new ConcurrentHashMap<>();
+    private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
+    private final OpenTransaction transaction = new OpenTransaction();
+    private Set<TopicPartition> paused = new HashSet<>();
     private Producer<byte[], byte[]> producer;
 
     public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
@@ -81,6 +97,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.producers = producers;
         this.serializer = serializer;
         this.processor = new ItemProcessor<>(worker, handler, serializer, deserializer, maxInFlight, cancelled);
+        this.maxInHand = 2 * maxInFlight; // enough to keep every slot busy while finished work commits
         this.meters = new WorkerMeters(worker, ItemKind.ofTopic(inputTopic));
         this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
         consumerMetrics.bindTo(Metrics.globalRegistry);
@@ -113,28 +130,32 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         try {
             producer = producers.get();
             producer.initTransactions();
-            consumer.subscribe(List.of(inputTopic));
+            consumer.subscribe(List.of(inputTopic), new Rebalances());
             subscribed = true;
             LOG.info("{} worker consuming {}", worker, inputTopic);
             while (running) {
                 ConsumerRecords<byte[], byte[]> records;
                 try {
-                    records = consumer.poll(Duration.ofMillis(500));
+                    records = consumer.poll(pollTimeout());
                 } catch (WakeupException e) {
                     break;
                 }
                 lastProgressNanos = System.nanoTime();
-                if (!records.isEmpty()) {
-                    processAndCommit(records);
+                start(records);
+                collectCompleted();
+                if (commitDue()) {
+                    commit();
                 }
+                applyBackpressure();
             }
+            finishInFlight();
         } finally {
             closeClients();
             stopped.countDown();
         }
     }
 
-    /** Live while the loop runs and keeps coming back to poll (a poll's batch is bounded work). */
+    /** Live while the loop runs and keeps coming back to poll (every item does bounded work). */
     @Override
     public boolean live() {
         return stopped.getCount() > 0 && System.nanoTime() - lastProgressNanos < STUCK_AFTER.toNanos();
@@ -151,100 +172,196 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         return processed.get();
     }
 
-    private void processAndCommit(ConsumerRecords<byte[], byte[]> records) {
-        List<ConsumerRecord<byte[], byte[]>> list = new ArrayList<>(records.count());
-        records.forEach(list::add);
-        List<ItemProcessor.Outcome> outcomes = processConcurrently(list);
-        try {
-            producer.beginTransaction();
-            Map<String, ScanEventBuilder> events = new LinkedHashMap<>();
-            for (ItemProcessor.Outcome outcome : outcomes) {
-                outcome.records().forEach(producer::send);
-                count(outcome, events);
+    /** Short polls while work is out, so that finished work is committed promptly. */
+    private Duration pollTimeout() {
+        if (transaction.open() || inFlight() > 0) {
+            return POLL_WHILE_BUSY;
+        }
+        return Duration.ofMillis(500);
+    }
+
+    private int inFlight() {
+        int sum = 0;
+        for (PartitionProgress p : progress.values()) {
+            sum += p.inFlight();
+        }
+        return sum;
+    }
+
+    /**
+     * Every record on its own virtual thread, even one partition's batches: distinct rows, written with
+     * upsert-replace, need no order, and a big partition's batches would otherwise be written one by one.
+     */
+    private void start(ConsumerRecords<byte[], byte[]> records) {
+        for (TopicPartition tp : records.partitions()) {
+            PartitionProgress partition = progress.computeIfAbsent(tp, t -> new PartitionProgress(null));
+            for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
+                if (!partition.fits(record.offset())) {
+                    consumer.seek(tp, record.offset()); // fetched again once older records are done
+                    break;
+                }
+                if (!partition.fetched(record.offset())) {
+                    continue; // done and committed before a rewind or rebalance
+                }
+                executor.submit(() -> {
+                    // A record of a rewound or revoked partition is someone else's now: not processed here.
+                    ItemProcessor.Outcome outcome = progress.get(tp) == partition ? processor.process(record) : null;
+                    completions.add(new Completion(tp, partition, record.offset(), outcome));
+                });
             }
-            events.forEach((scanId, event) -> producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS,
-                    scanId.getBytes(StandardCharsets.UTF_8), serializer.serialize(Topics.SCAN_EVENTS, event.build()))));
-            producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
+        }
+    }
+
+    /** Puts finished records into the open transaction: their outputs are sent now, committed later. */
+    private void collectCompleted() {
+        Completion done;
+        while ((done = completions.poll()) != null) {
+            if (progress.get(done.tp()) != done.partition() || done.outcome() == null) {
+                continue; // abandoned by a rewind or a rebalance
+            }
+            done.partition().completed(done.offset());
+            if (!transaction.open()) {
+                producer.beginTransaction();
+                transaction.begin();
+            }
+            done.outcome().records().forEach(producer::send);
+            transaction.add(done.outcome());
+        }
+    }
+
+    private boolean commitDue() {
+        return transaction.open() && (inFlight() == 0 || transaction.age().compareTo(COMMIT_INTERVAL) >= 0);
+    }
+
+    /** Commits the open transaction: outputs, one scan event per scan, and every partition's progress. */
+    private void commit() {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        progress.forEach((tp, partition) -> {
+            if (partition.changed()) {
+                offsets.put(tp, partition.toCommit());
+            }
+        });
+        if (!transaction.open() && offsets.isEmpty()) {
+            return;
+        }
+        try {
+            if (!transaction.open()) {
+                producer.beginTransaction();
+                transaction.begin();
+            }
+            transaction.events().forEach(event -> producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS,
+                    event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(Topics.SCAN_EVENTS, event))));
+            producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             producer.commitTransaction();
-            processed.addAndGet(list.size());
-            meters.committed(outcomes);
+            offsets.forEach((tp, commit) -> progress.get(tp).committed(commit));
+            processed.addAndGet(transaction.outcomes().size());
+            meters.committed(transaction.outcomes());
+            transaction.clear();
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {
-            LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying the batch", worker, e.toString());
-            producer.close(Duration.ZERO);
-            producer = producers.get();
-            producer.initTransactions();
-            meters.aborted();
-            rewind(records);
+            LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying", worker, e.toString());
+            replaceProducer();
+            rewind();
         } catch (KafkaException e) {
-            LOG.warn("{} worker: transaction failed ({}), replaying the batch", worker, e.toString());
+            LOG.warn("{} worker: transaction failed ({}), replaying", worker, e.toString());
             try {
                 producer.abortTransaction();
             } catch (KafkaException abortFailure) {
-                producer.close(Duration.ZERO);
-                producer = producers.get();
-                producer.initTransactions();
+                replaceProducer();
             }
-            meters.aborted();
-            rewind(records);
+            rewind();
         }
     }
 
-    private List<ItemProcessor.Outcome> processConcurrently(List<ConsumerRecord<byte[], byte[]>> list) {
-        // Every record on its own virtual thread, even one partition's batches: distinct rows, written with
-        // upsert-replace, need no order, and a big partition's batches would otherwise be written one by one.
-        ItemProcessor.Outcome[] outcomes = new ItemProcessor.Outcome[list.size()];
-        List<Future<?>> futures = new ArrayList<>(list.size());
-        for (int i = 0; i < list.size(); i++) {
-            int index = i;
-            futures.add(executor.submit(() -> outcomes[index] = processor.process(list.get(index))));
+    private void replaceProducer() {
+        producer.close(Duration.ZERO);
+        producer = producers.get();
+        producer.initTransactions();
+    }
+
+    /** After an abort: forget uncommitted work and fetch every partition again from its committed offset. */
+    private void rewind() {
+        meters.aborted();
+        transaction.clear();
+        progress.replaceAll((tp, partition) -> {
+            if (partition.committedOffset() >= 0) {
+                consumer.seek(tp, partition.committedOffset());
+            }
+            return partition.rewound();
+        });
+    }
+
+    /** Fetches no more while too much is in hand, or for a partition too far ahead of its oldest record. */
+    private void applyBackpressure() {
+        Set<TopicPartition> pause = new HashSet<>();
+        boolean overloaded = inFlight() >= maxInHand;
+        for (TopicPartition tp : consumer.assignment()) {
+            PartitionProgress partition = progress.get(tp);
+            if (overloaded || (partition != null && partition.full())) {
+                pause.add(tp);
+            }
         }
-        for (Future<?> future : futures) {
+        if (!pause.equals(paused)) {
+            Set<TopicPartition> resume = new HashSet<>(consumer.assignment());
+            resume.removeAll(pause);
+            consumer.resume(resume);
+            consumer.pause(pause);
+            paused = pause;
+        }
+    }
+
+    /** On stop: the work in hand is finished and committed (or, past a deadline, left to be replayed). */
+    private void finishInFlight() {
+        long deadline = System.nanoTime() + FINISH_WITHIN.toNanos();
+        while (inFlight() > 0 && System.nanoTime() < deadline) {
             try {
-                future.get();
+                Completion done = completions.poll(50, TimeUnit.MILLISECONDS);
+                if (done != null) {
+                    completions.addFirst(done);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while processing");
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IllegalStateException("unexpected processing failure", e.getCause());
+                break;
             }
+            collectCompleted();
         }
-        return Arrays.asList(outcomes);
+        collectCompleted();
+        commit();
     }
 
-    private static void count(ItemProcessor.Outcome outcome, Map<String, ScanEventBuilder> events) {
-        if (outcome.scanId() == null) {
-            return;
-        }
-        ScanEventBuilder event = events.computeIfAbsent(outcome.scanId(), ScanEventBuilder::new);
-        if (outcome.retries() != null) {
-            event.retries(outcome.retries()[0], outcome.retries()[1]);
-        }
-        if (outcome.skipped()) {
-            event.skipped(outcome.kind());
-            return;
-        }
-        if (outcome.error() != null) {
-            event.failed(outcome.kind(), outcome.error());
-            return;
-        }
-        event.done(outcome.kind(), outcome.depth(), outcome.result());
-        outcome.result().emitted().forEach(item -> event.emitted(ItemKind.of(item)));
-    }
-
-    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<byte[], byte[]> records) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (TopicPartition tp : records.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> part = records.records(tp);
-            offsets.put(tp, new OffsetAndMetadata(part.get(part.size() - 1).offset() + 1));
-        }
-        return offsets;
-    }
-
-    private void rewind(ConsumerRecords<byte[], byte[]> records) {
-        for (TopicPartition tp : records.partitions()) {
-            if (consumer.assignment().contains(tp)) {
-                consumer.seek(tp, records.records(tp).get(0).offset());
+    /** Commits finished work of partitions about to move, and forgets them (their unfinished work is replayed). */
+    private final class Rebalances implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            if (producer != null && !partitions.isEmpty()) {
+                collectCompleted();
+                commit();
             }
+            partitions.forEach(progress::remove);
+            paused.removeAll(partitions);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            // Not ours any more: nothing of them may be committed, so the open transaction goes.
+            if (transaction.open()) {
+                try {
+                    producer.abortTransaction();
+                } catch (KafkaException e) {
+                    replaceProducer();
+                }
+            }
+            partitions.forEach(progress::remove);
+            paused.removeAll(partitions);
+            rewind();
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (partitions.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
+            partitions.forEach(tp -> progress.put(tp, new PartitionProgress(committed.get(tp))));
         }
     }
 

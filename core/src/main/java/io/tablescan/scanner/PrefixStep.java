@@ -20,7 +20,17 @@ import java.util.Objects;
 public final class PrefixStep {
     private PrefixStep() {}
 
+    /**
+     * Where the root splits before it reads anything: at each digit and ASCII letter. Without this the root
+     * walks the first characters of the keys one page at a time, so the last of them (and a big partition
+     * there) starts late; pieces that hold no key cost one empty page each, in parallel.
+     */
+    static final String ROOT_CUTS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
     public static StepResult run(KeyRange range, int pageBudget, PageReader reader) {
+        if (range.equals(KeyRange.ALL)) {
+            return new StepResult(List.of(), rootPieces(), 0);
+        }
         List<TableRow> rows = new ArrayList<>();
         List<ScanQuery> handoffs = new ArrayList<>();
         KeyRange current = range;
@@ -45,6 +55,18 @@ public final class PrefixStep {
             current = split(current, page, handoffs);
         }
         return new StepResult(rows, handoffs, requests);
+    }
+
+    /** The whole key space in {@link #ROOT_CUTS}.length() + 1 adjacent ranges. */
+    static List<ScanQuery> rootPieces() {
+        List<ScanQuery> pieces = new ArrayList<>();
+        Bound start = null;
+        for (char cut : ROOT_CUTS.toCharArray()) {
+            pieces.add(new KeyRange(start, String.valueOf(cut)));
+            start = Bound.from(String.valueOf(cut));
+        }
+        pieces.add(new KeyRange(start, null));
+        return pieces;
     }
 
     /** Hands off all but the last piece of what the page left unread; returns the last piece. */

@@ -6,11 +6,12 @@ package io.tablescan.scanner;
  * <p>Let S be the pages that returned rows and a continuation, E the empty pages with a continuation, and L
  * the longest PartitionKey (UTF-16 code units). A prefix step splits once per page with rows; a split hands
  * off at most one partition query plus {@link #maxCuts} ranges. A step hands off its remainder at most once,
- * after a page with a continuation, and every item ends after at most one page without a continuation. So
- * items ≤ 1 + S·(1 + C) + (S + E) and requests = S + E + (final pages) ≤ 1 + (3 + C)·S + 2E.
+ * after a page with a continuation, and every item ends after at most one page without a continuation. The
+ * root first splits into P = {@link #ROOT_PIECES} ranges without reading. So items ≤ 1 + P + S·(1 + C) + (S + E)
+ * and requests = S + E + (final pages) ≤ P + (3 + C)·S + 2E.
  *
  * <p>When the service returns full pages (every page with a continuation holds the page size N of rows, as
- * Azurite does), S ≤ R/N for R rows, so requests ≤ 1 + (3 + C)·R/N. The serial strategy needs R/N + 1.
+ * Azurite does), S ≤ R/N for R rows, so requests ≤ P + (3 + C)·R/N. The serial strategy needs R/N + 1.
  */
 public final class ScanBounds {
     private ScanBounds() {}
@@ -20,8 +21,11 @@ public final class ScanBounds {
         return 2 + (32 - Integer.numberOfLeadingZeros(maxKeyLength)); // 2 + ceil(log2(L + 1))
     }
 
+    /** The ranges the root splits into before reading. */
+    public static final int ROOT_PIECES = PrefixStep.ROOT_CUTS.length() + 1;
+
     /** The most requests a scan may make, given its pages with continuations. */
     public static long maxRequests(long continuedPages, long emptyContinuedPages, int maxKeyLength) {
-        return 1 + (3L + maxCuts(maxKeyLength)) * continuedPages + 2 * emptyContinuedPages;
+        return ROOT_PIECES + (3L + maxCuts(maxKeyLength)) * continuedPages + 2 * emptyContinuedPages;
     }
 }

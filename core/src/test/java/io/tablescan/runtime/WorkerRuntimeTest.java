@@ -19,12 +19,16 @@ import io.tablescan.scanner.Bound;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -37,7 +41,14 @@ class WorkerRuntimeTest {
     static final TopicPartition INPUT = new TopicPartition(Topics.PREFIX_QUERIES, 0);
     final AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
     final AvroSingleObjectDeserializer deserializer = new AvroSingleObjectDeserializer();
-    final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+    /** The group's committed offsets, as the runtime reads them when partitions are assigned. */
+    final Map<TopicPartition, OffsetAndMetadata> groupOffsets = new HashMap<>();
+    final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest") {
+        @Override
+        public synchronized Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
+            return groupOffsets; // MockConsumer keeps no metadata of its own commits
+        }
+    };
     final MockProducer<byte[], byte[]> producer =
             new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
 
@@ -229,12 +240,18 @@ class WorkerRuntimeTest {
             consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 0, "k".getBytes(), root()));
         });
         List<Long> positions = new ArrayList<>();
-        consumer.schedulePollTask(() -> {
+        Runnable[] afterAbort = new Runnable[1];
+        afterAbort[0] = () -> {
+            if (!producer.transactionAborted()) {
+                consumer.schedulePollTask(afterAbort[0]); // not yet: poll again
+                return;
+            }
             // After the abort the runtime must have rewound; a real consumer then fetches the record again.
             positions.add(consumer.position(INPUT));
             consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 0, "k".getBytes(), root()));
-        });
-        consumer.schedulePollTask(consumer::wakeup);
+            consumer.schedulePollTask(consumer::wakeup);
+        };
+        consumer.schedulePollTask(afterAbort[0]);
         runtime.run();
 
         assertThat(positions).containsExactly(0L);
@@ -243,4 +260,91 @@ class WorkerRuntimeTest {
         assertThat(onlyEvent().getRowsRead()).as("only the committed attempt counts").isEqualTo(1);
     }
 
+    @Test
+    void aSlowRecordHoldsUpOnlyItselfAndTheOffsetMetadataNamesWhatIsDoneAboveIt() throws Exception {
+        CountDownLatch slow = new CountDownLatch(1);
+        WorkerRuntime<PrefixQuery> runtime = runtime(handler(item -> {
+            if (item.getDepth() == 9) {
+                await(slow);
+            }
+            return new ItemHandler.Result(List.of(), 1, 0, 1);
+        }));
+        consumer.updateBeginningOffsets(Map.of(INPUT, 0L));
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(INPUT));
+            consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 0, "k".getBytes(), item(9)));
+            consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 1, "k".getBytes(), item(1)));
+            consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 2, "k".getBytes(), item(1)));
+        });
+        List<OffsetAndMetadata> whileSlow = new ArrayList<>();
+        Runnable[] untilCommitted = new Runnable[1];
+        untilCommitted[0] = () -> {
+            if (producer.consumerGroupOffsetsHistory().isEmpty()) {
+                consumer.schedulePollTask(untilCommitted[0]);
+                return;
+            }
+            whileSlow.add(producer.consumerGroupOffsetsHistory().getFirst().values().iterator().next().get(INPUT));
+            slow.countDown();
+            consumer.schedulePollTask(consumer::wakeup);
+        };
+        consumer.schedulePollTask(untilCommitted[0]);
+        runtime.run();
+
+        OffsetAndMetadata first = whileSlow.getFirst();
+        assertThat(first.offset()).as("the slow record is still owed").isZero();
+        assertThat(PartitionProgress.decode(first.offset(), first.metadata())).containsExactly(1L, 2L);
+        assertThat(producer.consumerGroupOffsetsHistory().getLast().values().iterator().next().get(INPUT).offset())
+                .isEqualTo(3);
+        long done = producer.history().stream().filter(r -> r.topic().equals(Topics.SCAN_EVENTS))
+                .map(r -> (ScanEvent) deserializer.deserialize(Topics.SCAN_EVENTS, r.value()))
+                .mapToLong(e -> e.getDone().getPrefixQueries()).sum();
+        assertThat(done).isEqualTo(3);
+    }
+
+    @Test
+    void recordsTheCommittedMetadataNamesAsDoneAreSkippedWhenFetchedAgain() {
+        PartitionProgress progress = new PartitionProgress(null);
+        for (long offset = 10; offset < 14; offset++) {
+            progress.fetched(offset);
+        }
+        progress.completed(11);
+        progress.completed(13);
+        OffsetAndMetadata commit = progress.toCommit();
+        groupOffsets.put(INPUT, commit);
+        List<Integer> handled = new ArrayList<>();
+        WorkerRuntime<PrefixQuery> runtime = runtime(handler(item -> {
+            handled.add(item.getDepth());
+            return new ItemHandler.Result(List.of(), 1, 0, 1);
+        }));
+        consumer.updateBeginningOffsets(Map.of(INPUT, 10L));
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(INPUT));
+            consumer.seek(INPUT, commit.offset());
+            for (int offset = 10; offset < 14; offset++) {
+                consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, offset, "k".getBytes(), item(offset)));
+            }
+        });
+        consumer.schedulePollTask(() -> { });
+        consumer.schedulePollTask(consumer::wakeup);
+        runtime.run();
+
+        assertThat(commit.offset()).isEqualTo(10);
+        assertThat(handled).containsExactlyInAnyOrder(10, 12);
+        assertThat(producer.consumerGroupOffsetsHistory().getLast().values().iterator().next().get(INPUT).offset())
+                .isEqualTo(14);
+    }
+
+    byte[] item(int depth) {
+        PrefixQuery item = WorkItems.root(spec());
+        item.setDepth(depth);
+        return serializer.serialize(Topics.PREFIX_QUERIES, item);
+    }
+
+    static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }
