@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -56,7 +57,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private static final Duration STUCK_AFTER = Duration.ofMinutes(10);
     /** How long finished work may wait for its commit while other work is still running. */
     static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
-    private static final Duration POLL_WHILE_BUSY = Duration.ofMillis(5);
     /** On stop, how long the work in hand may take to finish before it is left to be replayed. */
     private static final Duration FINISH_WITHIN = Duration.ofSeconds(30);
 
@@ -73,6 +73,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong processed = new AtomicLong();
+    /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
+    private final AtomicInteger unfinished = new AtomicInteger();
     private final WorkerMeters meters;
     private final KafkaClientMetrics consumerMetrics;
     private volatile boolean running = true;
@@ -110,7 +112,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
     /** A runtime with real Kafka clients, from the worker's settings. */
     public static <T extends SpecificRecord> WorkerRuntime<T> create(WorkerSettings settings, String worker,
-            String inputTopic, ItemHandler<T> handler, int maxPollRecords) {
+            String inputTopic, ItemHandler<T> handler, int maxPollRecords, int maxInFlight) {
         KafkaSettings kafka = settings.kafka();
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(kafka.consumer(groupId(worker), maxPollRecords));
@@ -119,7 +121,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         CancelledScans cancelled = CancelledScans.follow(kafka);
         return new WorkerRuntime<>(worker, inputTopic, handler, consumer,
                 () -> new KafkaProducer<>(kafka.producer(transactionalId)), kafka.valueSerializer(),
-                kafka.valueDeserializer(), settings.maxInFlight(), cancelled::contains, cancelled);
+                kafka.valueDeserializer(), maxInFlight, cancelled::contains, cancelled);
     }
 
     @Override
@@ -138,7 +140,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 try {
                     records = consumer.poll(pollTimeout());
                 } catch (WakeupException e) {
-                    break;
+                    if (!running) {
+                        break;
+                    }
+                    records = ConsumerRecords.empty(); // the last record in flight finished: commit now
                 }
                 lastProgressNanos = System.nanoTime();
                 start(records);
@@ -172,12 +177,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         return processed.get();
     }
 
-    /** Short polls while work is out, so that finished work is committed promptly. */
+    /** Polls wait at most until the open transaction is due; the last record to finish cuts that short. */
     private Duration pollTimeout() {
-        if (transaction.open() || inFlight() > 0) {
-            return POLL_WHILE_BUSY;
+        if (transaction.open()) {
+            Duration left = COMMIT_INTERVAL.minus(transaction.age());
+            return left.isNegative() ? Duration.ZERO : left;
         }
-        return Duration.ofMillis(500);
+        return inFlight() > 0 ? COMMIT_INTERVAL : Duration.ofMillis(500);
     }
 
     private int inFlight() {
@@ -194,7 +200,12 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
      */
     private void start(ConsumerRecords<byte[], byte[]> records) {
         for (TopicPartition tp : records.partitions()) {
-            PartitionProgress partition = progress.computeIfAbsent(tp, t -> new PartitionProgress(null));
+            PartitionProgress partition = progress.get(tp);
+            if (partition == null) {
+                loadProgress(Set.of(tp)); // assigned without a callback (a manual assignment, a mock)
+                partition = progress.get(tp);
+            }
+            PartitionProgress owner = partition;
             for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
                 if (!partition.fits(record.offset())) {
                     consumer.seek(tp, record.offset()); // fetched again once older records are done
@@ -203,10 +214,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 if (!partition.fetched(record.offset())) {
                     continue; // done and committed before a rewind or rebalance
                 }
+                unfinished.incrementAndGet();
                 executor.submit(() -> {
                     // A record of a rewound or revoked partition is someone else's now: not processed here.
-                    ItemProcessor.Outcome outcome = progress.get(tp) == partition ? processor.process(record) : null;
-                    completions.add(new Completion(tp, partition, record.offset(), outcome));
+                    ItemProcessor.Outcome outcome = progress.get(tp) == owner ? processor.process(record) : null;
+                    completions.add(new Completion(tp, owner, record.offset(), outcome));
+                    if (unfinished.decrementAndGet() == 0) {
+                        consumer.wakeup();
+                    }
                 });
             }
         }
@@ -360,8 +375,20 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             if (partitions.isEmpty()) {
                 return;
             }
-            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
-            partitions.forEach(tp -> progress.put(tp, new PartitionProgress(committed.get(tp))));
+            loadProgress(new HashSet<>(partitions));
+        }
+    }
+
+    /** Each partition's committed offset and the finished records its metadata names. */
+    private void loadProgress(Set<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> committed;
+        try {
+            committed = consumer.committed(partitions);
+        } catch (WakeupException e) {
+            committed = consumer.committed(partitions); // a finished record's wakeup, not a reason to skip this
+        }
+        for (TopicPartition tp : partitions) {
+            progress.put(tp, new PartitionProgress(committed.get(tp)));
         }
     }
 
@@ -383,7 +410,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         }
     }
 
-    /** Stops after the batch in hand is committed (or abandoned), then leaves the group. */
+    /** Asks the loop to finish the work in hand and stop, without waiting for it. */
+    void stopSoon() {
+        running = false;
+        consumer.wakeup();
+    }
+
+    /** Stops after the work in hand is committed (or abandoned), then leaves the group. */
     @Override
     public void close() {
         running = false;

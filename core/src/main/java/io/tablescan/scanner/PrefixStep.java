@@ -21,16 +21,14 @@ public final class PrefixStep {
     private PrefixStep() {}
 
     /**
-     * Where the root splits before it reads anything: at each digit and ASCII letter. Without this the root
-     * walks the first characters of the keys one page at a time, so the last of them (and a big partition
-     * there) starts late; pieces that hold no key cost one empty page each, in parallel.
+     * Where the root cuts what its first page left unread: at each digit and ASCII letter above it. Without
+     * this the root walks the first characters of the keys one page at a time, so the last of them (and a big
+     * partition there) starts late; pieces that hold no key cost one empty page each, in parallel. The first
+     * page comes first so that a small table costs nothing more and a missing table fails once.
      */
     static final String ROOT_CUTS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
     public static StepResult run(KeyRange range, int pageBudget, PageReader reader) {
-        if (range.equals(KeyRange.ALL)) {
-            return new StepResult(List.of(), rootPieces(), 0);
-        }
         List<TableRow> rows = new ArrayList<>();
         List<ScanQuery> handoffs = new ArrayList<>();
         KeyRange current = range;
@@ -53,19 +51,26 @@ public final class PrefixStep {
             }
             token = null;
             current = split(current, page, handoffs);
+            if (range.equals(KeyRange.ALL)) {
+                handoffs.addAll(rootPieces(current));
+                break;
+            }
         }
         return new StepResult(rows, handoffs, requests);
     }
 
-    /** The whole key space in {@link #ROOT_CUTS}.length() + 1 adjacent ranges. */
-    static List<ScanQuery> rootPieces() {
-        List<ScanQuery> pieces = new ArrayList<>();
-        Bound start = null;
-        for (char cut : ROOT_CUTS.toCharArray()) {
-            pieces.add(new KeyRange(start, String.valueOf(cut)));
-            start = Bound.from(String.valueOf(cut));
+    /** The root's unread remainder (open above) in adjacent pieces, cut at the {@link #ROOT_CUTS} above it. */
+    static List<KeyRange> rootPieces(KeyRange remainder) {
+        List<KeyRange> pieces = new ArrayList<>();
+        Bound start = remainder.lower();
+        for (char c : ROOT_CUTS.toCharArray()) {
+            String cut = String.valueOf(c);
+            if (start == null || cut.compareTo(start.key()) > 0) {
+                pieces.add(new KeyRange(start, cut));
+                start = Bound.from(cut);
+            }
         }
-        pieces.add(new KeyRange(start, null));
+        pieces.add(new KeyRange(start, remainder.upper()));
         return pieces;
     }
 

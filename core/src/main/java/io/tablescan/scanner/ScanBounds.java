@@ -7,7 +7,7 @@ package io.tablescan.scanner;
  * the longest PartitionKey (UTF-16 code units). A prefix step splits once per page with rows; a split hands
  * off at most one partition query plus {@link #maxCuts} ranges. A step hands off its remainder at most once,
  * after a page with a continuation, and every item ends after at most one page without a continuation. The
- * root first splits into P = {@link #ROOT_PIECES} ranges without reading. So items ≤ 1 + P + S·(1 + C) + (S + E)
+ * root's first split hands off up to P = {@link #ROOT_PIECES} more ranges. So items ≤ 1 + P + S·(1 + C) + (S + E)
  * and requests = S + E + (final pages) ≤ P + (3 + C)·S + 2E.
  *
  * <p>When the service returns full pages (every page with a continuation holds the page size N of rows, as
@@ -21,7 +21,7 @@ public final class ScanBounds {
         return 2 + (32 - Integer.numberOfLeadingZeros(maxKeyLength)); // 2 + ceil(log2(L + 1))
     }
 
-    /** The ranges the root splits into before reading. */
+    /** The most ranges the root's cut at first characters adds. */
     public static final int ROOT_PIECES = PrefixStep.ROOT_CUTS.length() + 1;
 
     /** The most requests a scan may make, given its pages with continuations. */

@@ -92,7 +92,7 @@ class WorkerRuntimeTest {
             }
         });
         consumer.schedulePollTask(() -> { });
-        consumer.schedulePollTask(consumer::wakeup);
+        consumer.schedulePollTask(runtime::stopSoon);
         runtime.run();
     }
 
@@ -249,7 +249,7 @@ class WorkerRuntimeTest {
             // After the abort the runtime must have rewound; a real consumer then fetches the record again.
             positions.add(consumer.position(INPUT));
             consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 0, "k".getBytes(), root()));
-            consumer.schedulePollTask(consumer::wakeup);
+            stopWhen(runtime, () -> handled.size() == 2);
         };
         consumer.schedulePollTask(afterAbort[0]);
         runtime.run();
@@ -285,7 +285,7 @@ class WorkerRuntimeTest {
             }
             whileSlow.add(producer.consumerGroupOffsetsHistory().getFirst().values().iterator().next().get(INPUT));
             slow.countDown();
-            consumer.schedulePollTask(consumer::wakeup);
+            consumer.schedulePollTask(runtime::stopSoon);
         };
         consumer.schedulePollTask(untilCommitted[0]);
         runtime.run();
@@ -325,13 +325,24 @@ class WorkerRuntimeTest {
             }
         });
         consumer.schedulePollTask(() -> { });
-        consumer.schedulePollTask(consumer::wakeup);
+        consumer.schedulePollTask(runtime::stopSoon);
         runtime.run();
 
         assertThat(commit.offset()).isEqualTo(10);
         assertThat(handled).containsExactlyInAnyOrder(10, 12);
         assertThat(producer.consumerGroupOffsetsHistory().getLast().values().iterator().next().get(INPUT).offset())
                 .isEqualTo(14);
+    }
+
+    /** Polls on until the condition holds, then stops the loop. */
+    void stopWhen(WorkerRuntime<PrefixQuery> runtime, java.util.function.BooleanSupplier condition) {
+        consumer.schedulePollTask(() -> {
+            if (condition.getAsBoolean()) {
+                runtime.stopSoon();
+            } else {
+                stopWhen(runtime, condition);
+            }
+        });
     }
 
     byte[] item(int depth) {
