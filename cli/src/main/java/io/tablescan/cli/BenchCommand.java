@@ -38,19 +38,23 @@ import picocli.CommandLine.Option;
                 + "ceiling, then prefix and serial), seed-replica (the reference's cloud run: 3,558,594 rows, 100 ms a "
                 + "request, 20,000 entities/s per account and 2,000/s per partition).")
 final class BenchCommand implements Callable<Integer> {
-    /** What a scenario copies, how slow its table service is, and the strategies it compares. */
+    /**
+     * What a scenario copies, how slow its table service is, the strategies it compares, and the requests in
+     * flight per writing and per reading worker.
+     */
     record Scenario(String name, int rows, Duration latency, ScalabilityTargets limits, List<String> strategies,
-            int inFlight) {}
+            int inFlight, int readInFlight) {}
 
     static final Map<String, Scenario> SCENARIOS = Map.of(
             "pipeline", new Scenario("pipeline", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
-                    List.of("prefix"), 32),
+                    List.of("prefix"), 32, 32),
             "latency", new Scenario("latency", 200_000, Duration.ofMillis(100), ScalabilityTargets.NONE,
-                    List.of("serial", "prefix"), 1024),
+                    List.of("serial", "prefix"), 4096, 4096),
             "azurite", new Scenario("azurite", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
-                    List.of("direct", "prefix", "serial"), 32),
+                    List.of("direct", "prefix", "serial"), 32, 32),
+            // Paced accounts: 8 reads of 1,000 rows in flight keep the source busy; more would only queue.
             "seed-replica", new Scenario("seed-replica", 3_558_594, Duration.ofMillis(100),
-                    new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048));
+                    new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048, 8));
 
     @Option(names = "--scenario", defaultValue = "pipeline",
             description = "pipeline, latency, azurite or seed-replica (default ${DEFAULT-VALUE}).")
@@ -64,6 +68,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--in-flight", description = "Table requests in flight per worker (default: the scenario's).")
     Integer inFlight;
+
+    @Option(names = "--read-in-flight",
+            description = "Table requests in flight per reading worker, discovery and partition (default: the scenario's).")
+    Integer readInFlight;
 
     @Option(names = "--json", description = "Writes every run and the medians as JSON to this file.")
     Path json;
@@ -93,18 +101,19 @@ final class BenchCommand implements Callable<Integer> {
         }
         int n = rows != null ? rows : scenario.rows();
         int concurrency = inFlight != null ? inFlight : scenario.inFlight();
-        if (n < 1 || runs < 1 || concurrency < 1) {
-            throw new UserError(UserError.USAGE, "--rows, --runs and --in-flight must be at least 1");
+        int readConcurrency = readInFlight != null ? readInFlight : inFlight != null ? inFlight : scenario.readInFlight();
+        if (n < 1 || runs < 1 || concurrency < 1 || readConcurrency < 1) {
+            throw new UserError(UserError.USAGE, "--rows, --runs, --in-flight and --read-in-flight must be at least 1");
         }
-        System.out.printf("bench %s: %,d rows, %d ms a request, %d requests in flight per worker, %d run(s)%n",
-                scenario.name(), n, scenario.latency().toMillis(), concurrency, runs);
+        System.out.printf("bench %s: %,d rows, %d ms a request, %d requests in flight per worker (%d per reading worker), %d run(s)%n",
+                scenario.name(), n, scenario.latency().toMillis(), concurrency, readConcurrency, runs);
         GeneratedTable table = new GeneratedTable(n);
         List<Run> results = new ArrayList<>();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
                 AzuriteServer azurite = scenario.name().equals("azurite") ? AzuriteServer.start() : null) {
             BenchRunner runner = azurite != null
                     ? new AzuriteRunner(broker, azurite, table, concurrency)
-                    : new InMemoryRunner(broker, scenario, table, concurrency);
+                    : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency);
             for (int i = 1; i <= runs; i++) {
                 for (String strategy : scenario.strategies()) {
                     Run run = runner.run(scenario.name(), strategy, i);
@@ -146,7 +155,8 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** In-memory tables: a generated source (no memory per row) and a destination that checks every write. */
-    record InMemoryRunner(EmbeddedKafkaBroker broker, Scenario scenario, GeneratedTable table, int inFlight)
+    record InMemoryRunner(EmbeddedKafkaBroker broker, Scenario scenario, GeneratedTable table, int inFlight,
+            int readInFlight)
             implements BenchRunner {
         @Override
         public Run run(String name, String strategy, int index) {
@@ -158,7 +168,7 @@ final class BenchCommand implements Callable<Integer> {
             CheckingTable copy = new CheckingTable(table);
             destination.attach("copy", copy);
             Accounts accounts = new Accounts(alias -> null).register("source", source).register("destination", destination);
-            Measured measured = copyThroughKafka(broker, accounts, strategy, "copy", inFlight);
+            Measured measured = copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight);
             if (!measured.totals().complete() || !copy.exact()) {
                 throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + copy.missing()
                         + " rows missing, " + copy.wrong() + " wrong writes");
@@ -200,7 +210,7 @@ final class BenchCommand implements Callable<Integer> {
                 measured = new Measured(null, seconds, List.of(new double[] {0, 0}, new double[] {seconds, table.size()}));
             } else {
                 Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
-                measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight);
+                measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight, inFlight);
                 requests = measured.totals().requests(); // reads and writes
             }
             TableComparer.Result check = TableComparer.compare(store, "source", store, destination);
@@ -215,13 +225,13 @@ final class BenchCommand implements Callable<Integer> {
 
     /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
     static Measured copyThroughKafka(EmbeddedKafkaBroker broker, Accounts accounts, String strategy, String destination,
-            int inFlight) {
+            int inFlight, int readInFlight) {
         resetPeakHeap();
         var spec = ScanSpecs.copy(new TableRef("source", "source"), new TableRef("destination", destination), 1000,
                 ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT)));
         List<double[]> points = new ArrayList<>();
         long start = System.nanoTime();
-        CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight), spec,
+        CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight).withReadInFlight(readInFlight), spec,
                 new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofHours(6),
                 Duration.ofMillis(250), t -> points.add(new double[] {(System.nanoTime() - start) / 1e9, t.rowsWritten()}));
         // Time from seeding, as the outcome counts it (the workers' start-up before it is not the copy's).

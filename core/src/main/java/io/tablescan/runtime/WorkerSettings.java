@@ -14,11 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A worker's configuration, from environment variables (the same names in docker-compose and the README):
  * {@code KAFKA_*} client settings, {@code TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING} per account, and
- * {@code TABLESCAN_MAX_IN_FLIGHT}, {@code TABLESCAN_MAX_ATTEMPTS}, {@code TABLESCAN_TOPIC_PARTITIONS},
+ * {@code TABLESCAN_MAX_IN_FLIGHT}, {@code TABLESCAN_READ_IN_FLIGHT}, {@code TABLESCAN_MAX_ATTEMPTS}, {@code TABLESCAN_TOPIC_PARTITIONS},
  * {@code TABLESCAN_TOPIC_REPLICATION}.
  */
 public final class WorkerSettings {
     public static final String MAX_IN_FLIGHT = "TABLESCAN_MAX_IN_FLIGHT";
+    public static final String READ_IN_FLIGHT = "TABLESCAN_READ_IN_FLIGHT";
     public static final String MAX_ATTEMPTS = "TABLESCAN_MAX_ATTEMPTS";
     public static final String TOPIC_PARTITIONS = "TABLESCAN_TOPIC_PARTITIONS";
     public static final String TOPIC_REPLICATION = "TABLESCAN_TOPIC_REPLICATION";
@@ -26,6 +27,7 @@ public final class WorkerSettings {
     private final KafkaSettings kafka;
     private final Accounts accounts;
     private final int maxInFlight;
+    private int readInFlight;
     private final RetryPolicy retry;
     private final int topicPartitions;
     private final Optional<Short> topicReplication;
@@ -37,6 +39,7 @@ public final class WorkerSettings {
         this.kafka = kafka;
         this.accounts = accounts;
         this.maxInFlight = maxInFlight;
+        this.readInFlight = maxInFlight;
         this.retry = retry;
         this.topicPartitions = topicPartitions;
         this.topicReplication = topicReplication;
@@ -50,15 +53,31 @@ public final class WorkerSettings {
         return maxInFlight;
     }
 
+    /**
+     * Requests in flight for the reading workers (discovery, partition). A read moves a page of up to 1,000
+     * rows, so a few saturate an account; against a throttled account more only lengthen its queue, and with
+     * it every chain of pages (a big partition's). Defaults to {@link #maxInFlight()}.
+     */
+    public int readInFlight() {
+        return readInFlight;
+    }
+
+    public WorkerSettings withReadInFlight(int readInFlight) {
+        this.readInFlight = readInFlight;
+        return this;
+    }
+
     public static WorkerSettings fromEnvironment(Map<String, String> env) {
         int attempts = positive(env, MAX_ATTEMPTS, 8);
+        int inFlight = positive(env, MAX_IN_FLIGHT, 32);
         String replication = env.get(TOPIC_REPLICATION);
         return new WorkerSettings(KafkaSettings.fromEnvironment(env), new Accounts(env::get),
-                positive(env, MAX_IN_FLIGHT, 32),
+                inFlight,
                 new RetryPolicy(attempts, RetryPolicy.DEFAULT.firstDelay(), RetryPolicy.DEFAULT.maxDelay()),
                 positive(env, TOPIC_PARTITIONS, 12),
                 replication == null ? Optional.empty() : Optional.of((short) positive(env, TOPIC_REPLICATION, 1)))
-                .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(env));
+                .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(env))
+                .withReadInFlight(positive(env, READ_IN_FLIGHT, inFlight));
     }
 
     /** Injects table faults (a testing aid): every store this worker opens from now on fails some requests. */

@@ -21,7 +21,7 @@ public final class DiscoveryWorker {
 
     public static WorkerRuntime<PrefixQuery> create(WorkerSettings settings) {
         return WorkerRuntime.create(settings, NAME, INPUT, new PrefixQueryHandler(settings),
-                MAX_POLL_RECORDS);
+                MAX_POLL_RECORDS, settings.readInFlight());
     }
 
     public static void main(String[] args) {

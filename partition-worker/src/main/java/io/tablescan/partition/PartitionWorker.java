@@ -17,7 +17,7 @@ public final class PartitionWorker {
 
     public static WorkerRuntime<PartitionQuery> create(WorkerSettings settings) {
         return WorkerRuntime.create(settings, NAME, INPUT,
-                new PartitionQueryHandler(settings), MAX_POLL_RECORDS);
+                new PartitionQueryHandler(settings), MAX_POLL_RECORDS, settings.readInFlight());
     }
 
     public static void main(String[] args) {

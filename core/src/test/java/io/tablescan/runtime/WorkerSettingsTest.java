@@ -1,0 +1,35 @@
+package io.tablescan.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Requests in flight: the writers' setting, and the readers' own one that defaults to it. */
+class WorkerSettingsTest {
+    static final String KAFKA = "KAFKA_BOOTSTRAP_SERVERS";
+
+    @Test
+    void readersDefaultToTheWorkersInFlightLimit() {
+        WorkerSettings settings = WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092",
+                WorkerSettings.MAX_IN_FLIGHT, "500"));
+        assertThat(settings.maxInFlight()).isEqualTo(500);
+        assertThat(settings.readInFlight()).isEqualTo(500);
+    }
+
+    @Test
+    void readersTakeTheirOwnLimitWhenSet() {
+        WorkerSettings settings = WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092",
+                WorkerSettings.MAX_IN_FLIGHT, "500", WorkerSettings.READ_IN_FLIGHT, "8"));
+        assertThat(settings.maxInFlight()).isEqualTo(500);
+        assertThat(settings.readInFlight()).isEqualTo(8);
+    }
+
+    @Test
+    void aLimitBelowOneIsAClearError() {
+        assertThatThrownBy(() -> WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092",
+                WorkerSettings.READ_IN_FLIGHT, "0")))
+                .hasMessage("TABLESCAN_READ_IN_FLIGHT must be a positive whole number, got '0'");
+    }
+}
