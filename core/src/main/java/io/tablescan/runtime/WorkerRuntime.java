@@ -6,13 +6,9 @@ import io.tablescan.metrics.Health;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -82,10 +78,9 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private volatile boolean subscribed;
     private volatile long lastProgressNanos = System.nanoTime();
     private final int maxInHand;
-    private final Map<TopicPartition, PartitionProgress> progress = new ConcurrentHashMap<>();
+    private final AssignedPartitions partitions;
     private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
     private final OpenTransaction transaction = new OpenTransaction();
-    private Set<TopicPartition> paused = new HashSet<>();
     private Producer<byte[], byte[]> producer;
 
     public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
@@ -96,6 +91,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.cancelFollower = cancelFollower;
         this.inputTopic = inputTopic;
         this.consumer = consumer;
+        this.partitions = new AssignedPartitions(consumer);
         this.producers = producers;
         this.serializer = serializer;
         this.processor = new ItemProcessor<>(worker, handler, serializer, deserializer, maxInFlight, cancelled);
@@ -151,7 +147,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 if (commitDue()) {
                     commit();
                 }
-                applyBackpressure();
+                partitions.applyBackpressure(maxInHand);
             }
             finishInFlight();
         } finally {
@@ -183,15 +179,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             Duration left = COMMIT_INTERVAL.minus(transaction.age());
             return left.isNegative() ? Duration.ZERO : left;
         }
-        return inFlight() > 0 ? COMMIT_INTERVAL : Duration.ofMillis(500);
-    }
-
-    private int inFlight() {
-        int sum = 0;
-        for (PartitionProgress p : progress.values()) {
-            sum += p.inFlight();
-        }
-        return sum;
+        return partitions.inFlight() > 0 ? COMMIT_INTERVAL : Duration.ofMillis(500);
     }
 
     /**
@@ -200,12 +188,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
      */
     private void start(ConsumerRecords<byte[], byte[]> records) {
         for (TopicPartition tp : records.partitions()) {
-            PartitionProgress partition = progress.get(tp);
-            if (partition == null) {
-                loadProgress(Set.of(tp)); // assigned without a callback (a manual assignment, a mock)
-                partition = progress.get(tp);
-            }
-            PartitionProgress owner = partition;
+            PartitionProgress partition = partitions.get(tp);
             for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
                 if (!partition.fits(record.offset())) {
                     consumer.seek(tp, record.offset()); // fetched again once older records are done
@@ -217,8 +200,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 unfinished.incrementAndGet();
                 executor.submit(() -> {
                     // A record of a rewound or revoked partition is someone else's now: not processed here.
-                    ItemProcessor.Outcome outcome = progress.get(tp) == owner ? processor.process(record) : null;
-                    completions.add(new Completion(tp, owner, record.offset(), outcome));
+                    ItemProcessor.Outcome outcome = partitions.current(tp, partition) ? processor.process(record) : null;
+                    completions.add(new Completion(tp, partition, record.offset(), outcome));
                     if (unfinished.decrementAndGet() == 0) {
                         consumer.wakeup();
                     }
@@ -231,7 +214,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private void collectCompleted() {
         Completion done;
         while ((done = completions.poll()) != null) {
-            if (progress.get(done.tp()) != done.partition() || done.outcome() == null) {
+            if (!partitions.current(done.tp(), done.partition()) || done.outcome() == null) {
                 continue; // abandoned by a rewind or a rebalance
             }
             done.partition().completed(done.offset());
@@ -245,17 +228,12 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     }
 
     private boolean commitDue() {
-        return transaction.open() && (inFlight() == 0 || transaction.age().compareTo(COMMIT_INTERVAL) >= 0);
+        return transaction.open() && (partitions.inFlight() == 0 || transaction.age().compareTo(COMMIT_INTERVAL) >= 0);
     }
 
     /** Commits the open transaction: outputs, one scan event per scan, and every partition's progress. */
     private void commit() {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        progress.forEach((tp, partition) -> {
-            if (partition.changed()) {
-                offsets.put(tp, partition.toCommit());
-            }
-        });
+        Map<TopicPartition, OffsetAndMetadata> offsets = partitions.toCommit();
         if (!transaction.open() && offsets.isEmpty()) {
             return;
         }
@@ -268,7 +246,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                     event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(Topics.SCAN_EVENTS, event))));
             producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             producer.commitTransaction();
-            offsets.forEach((tp, commit) -> progress.get(tp).committed(commit));
+            partitions.committed(offsets);
             processed.addAndGet(transaction.outcomes().size());
             meters.committed(transaction.outcomes());
             transaction.clear();
@@ -287,47 +265,23 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         }
     }
 
+    /** After an abort: uncommitted work is forgotten and fetched again. */
+    private void rewind() {
+        meters.aborted();
+        transaction.clear();
+        partitions.rewind();
+    }
+
     private void replaceProducer() {
         producer.close(Duration.ZERO);
         producer = producers.get();
         producer.initTransactions();
     }
 
-    /** After an abort: forget uncommitted work and fetch every partition again from its committed offset. */
-    private void rewind() {
-        meters.aborted();
-        transaction.clear();
-        progress.replaceAll((tp, partition) -> {
-            if (partition.committedOffset() >= 0) {
-                consumer.seek(tp, partition.committedOffset());
-            }
-            return partition.rewound();
-        });
-    }
-
-    /** Fetches no more while too much is in hand, or for a partition too far ahead of its oldest record. */
-    private void applyBackpressure() {
-        Set<TopicPartition> pause = new HashSet<>();
-        boolean overloaded = inFlight() >= maxInHand;
-        for (TopicPartition tp : consumer.assignment()) {
-            PartitionProgress partition = progress.get(tp);
-            if (overloaded || (partition != null && partition.full())) {
-                pause.add(tp);
-            }
-        }
-        if (!pause.equals(paused)) {
-            Set<TopicPartition> resume = new HashSet<>(consumer.assignment());
-            resume.removeAll(pause);
-            consumer.resume(resume);
-            consumer.pause(pause);
-            paused = pause;
-        }
-    }
-
     /** On stop: the work in hand is finished and committed (or, past a deadline, left to be replayed). */
     private void finishInFlight() {
         long deadline = System.nanoTime() + FINISH_WITHIN.toNanos();
-        while (inFlight() > 0 && System.nanoTime() < deadline) {
+        while (partitions.inFlight() > 0 && System.nanoTime() < deadline) {
             try {
                 Completion done = completions.poll(50, TimeUnit.MILLISECONDS);
                 if (done != null) {
@@ -351,8 +305,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 collectCompleted();
                 commit();
             }
-            partitions.forEach(progress::remove);
-            paused.removeAll(partitions);
+            WorkerRuntime.this.partitions.remove(partitions);
         }
 
         @Override
@@ -365,8 +318,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                     replaceProducer();
                 }
             }
-            partitions.forEach(progress::remove);
-            paused.removeAll(partitions);
+            WorkerRuntime.this.partitions.remove(partitions);
             rewind();
         }
 
@@ -375,20 +327,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             if (partitions.isEmpty()) {
                 return;
             }
-            loadProgress(new HashSet<>(partitions));
-        }
-    }
-
-    /** Each partition's committed offset and the finished records its metadata names. */
-    private void loadProgress(Set<TopicPartition> partitions) {
-        Map<TopicPartition, OffsetAndMetadata> committed;
-        try {
-            committed = consumer.committed(partitions);
-        } catch (WakeupException e) {
-            committed = consumer.committed(partitions); // a finished record's wakeup, not a reason to skip this
-        }
-        for (TopicPartition tp : partitions) {
-            progress.put(tp, new PartitionProgress(committed.get(tp)));
+            WorkerRuntime.this.partitions.load(partitions);
         }
     }
 
