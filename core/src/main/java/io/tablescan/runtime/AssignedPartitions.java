@@ -91,13 +91,15 @@ final class AssignedPartitions {
         paused.removeAll(partitions);
     }
 
-    /** Fetches no more while too much is in hand, or for a partition too far ahead of its oldest record. */
-    void applyBackpressure(int maxInHand) {
+    /**
+     * Fetches no more for a partition too far ahead of its oldest unfinished record. (Too much in hand overall
+     * is handled by not polling: pausing drops what the consumer fetched, and resuming waits for a new fetch.)
+     */
+    void pauseTheFull() {
         Set<TopicPartition> pause = new HashSet<>();
-        boolean overloaded = inFlight() >= maxInHand;
         for (TopicPartition tp : consumer.assignment()) {
             PartitionProgress partition = progress.get(tp);
-            if (overloaded || (partition != null && partition.full())) {
+            if (partition != null && partition.full()) {
                 pause.add(tp);
             }
         }

@@ -82,7 +82,7 @@ public final class KafkaSettings {
         props.putIfAbsent("compression.type", "lz4");
         props.putIfAbsent("max.request.size", Integer.toString(Topics.MAX_MESSAGE_BYTES));
         props.putIfAbsent("delivery.timeout.ms", "120000");
-        // Transactions only span the sends and the commit of a processed poll, so they are short. A crashed
+        // Transactions only span the sends and the commit of finished work, so they are short. A crashed
         // worker's open transaction holds back read_committed consumers until it times out: keep that short.
         props.putIfAbsent("transaction.timeout.ms", "15000");
         return props;

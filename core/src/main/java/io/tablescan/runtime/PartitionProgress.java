@@ -22,7 +22,7 @@ final class PartitionProgress {
     /** Done, with outputs committed, above {@link #committed}: skipped when fetched again. */
     private final NavigableSet<Long> committedDone = new TreeSet<>();
     private final NavigableSet<Long> inFlight = new TreeSet<>();
-    /** Done, with outputs in the open transaction. */
+    /** Done, waiting for the next commit. */
     private final NavigableSet<Long> completed = new TreeSet<>();
     private long fetchedEnd;
 
@@ -86,7 +86,7 @@ final class PartitionProgress {
         return !completed.isEmpty() || (committed >= 0 && nextOffset() != committed);
     }
 
-    /** The offset and metadata to commit with the open transaction. */
+    /** The offset and metadata to commit with the next transaction. */
     OffsetAndMetadata toCommit() {
         long next = nextOffset();
         BitSet done = new BitSet();

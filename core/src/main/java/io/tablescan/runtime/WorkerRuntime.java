@@ -71,6 +71,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final AtomicLong processed = new AtomicLong();
     /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
     private final AtomicInteger unfinished = new AtomicInteger();
+    /** Set while the loop waits in poll: only then is a wakeup worth its exception. */
+    private volatile boolean waiting;
     private final WorkerMeters meters;
     private final KafkaClientMetrics consumerMetrics;
     private volatile boolean running = true;
@@ -80,7 +82,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final int maxInHand;
     private final AssignedPartitions partitions;
     private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
-    private final OpenTransaction transaction = new OpenTransaction();
+    private final PendingCommit pending = new PendingCommit();
     private Producer<byte[], byte[]> producer;
 
     public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
@@ -132,14 +134,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             subscribed = true;
             LOG.info("{} worker consuming {}", worker, inputTopic);
             while (running) {
-                ConsumerRecords<byte[], byte[]> records;
-                try {
-                    records = consumer.poll(pollTimeout());
-                } catch (WakeupException e) {
-                    if (!running) {
+                ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
+                if (partitions.inFlight() >= maxInHand) {
+                    awaitCompletion(pollTimeout()); // enough in hand: no poll, so what was fetched stays buffered
+                } else {
+                    records = poll();
+                    if (records == null) {
                         break;
                     }
-                    records = ConsumerRecords.empty(); // the last record in flight finished: commit now
                 }
                 lastProgressNanos = System.nanoTime();
                 start(records);
@@ -147,7 +149,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 if (commitDue()) {
                     commit();
                 }
-                partitions.applyBackpressure(maxInHand);
+                partitions.pauseTheFull();
             }
             finishInFlight();
         } finally {
@@ -173,10 +175,22 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         return processed.get();
     }
 
+    /** The next records; empty when the last record in flight finished (commit now); null when asked to stop. */
+    private ConsumerRecords<byte[], byte[]> poll() {
+        try {
+            waiting = unfinished.get() > 0;
+            return consumer.poll(pollTimeout());
+        } catch (WakeupException e) {
+            return running ? ConsumerRecords.empty() : null;
+        } finally {
+            waiting = false;
+        }
+    }
+
     /** Polls wait at most until the open transaction is due; the last record to finish cuts that short. */
     private Duration pollTimeout() {
-        if (transaction.open()) {
-            Duration left = COMMIT_INTERVAL.minus(transaction.age());
+        if (pending.any()) {
+            Duration left = COMMIT_INTERVAL.minus(pending.age());
             return left.isNegative() ? Duration.ZERO : left;
         }
         return partitions.inFlight() > 0 ? COMMIT_INTERVAL : Duration.ofMillis(500);
@@ -202,7 +216,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                     // A record of a rewound or revoked partition is someone else's now: not processed here.
                     ItemProcessor.Outcome outcome = partitions.current(tp, partition) ? processor.process(record) : null;
                     completions.add(new Completion(tp, partition, record.offset(), outcome));
-                    if (unfinished.decrementAndGet() == 0) {
+                    if (unfinished.decrementAndGet() == 0 && waiting) {
                         consumer.wakeup();
                     }
                 });
@@ -210,7 +224,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         }
     }
 
-    /** Puts finished records into the open transaction: their outputs are sent now, committed later. */
+    /** Takes in the finished records, for the next commit. */
     private void collectCompleted() {
         Completion done;
         while ((done = completions.poll()) != null) {
@@ -218,38 +232,31 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 continue; // abandoned by a rewind or a rebalance
             }
             done.partition().completed(done.offset());
-            if (!transaction.open()) {
-                producer.beginTransaction();
-                transaction.begin();
-            }
-            done.outcome().records().forEach(producer::send);
-            transaction.add(done.outcome());
+            pending.add(done.outcome());
         }
     }
 
     private boolean commitDue() {
-        return transaction.open() && (partitions.inFlight() == 0 || transaction.age().compareTo(COMMIT_INTERVAL) >= 0);
+        return pending.any() && (partitions.inFlight() == 0 || pending.age().compareTo(COMMIT_INTERVAL) >= 0);
     }
 
-    /** Commits the open transaction: outputs, one scan event per scan, and every partition's progress. */
+    /** One transaction: the finished records' outputs, one scan event per scan, and every partition's progress. */
     private void commit() {
         Map<TopicPartition, OffsetAndMetadata> offsets = partitions.toCommit();
-        if (!transaction.open() && offsets.isEmpty()) {
+        if (!pending.any() && offsets.isEmpty()) {
             return;
         }
         try {
-            if (!transaction.open()) {
-                producer.beginTransaction();
-                transaction.begin();
-            }
-            transaction.events().forEach(event -> producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS,
+            producer.beginTransaction();
+            pending.outcomes().forEach(outcome -> outcome.records().forEach(producer::send));
+            pending.events().forEach(event -> producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS,
                     event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(Topics.SCAN_EVENTS, event))));
             producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             producer.commitTransaction();
             partitions.committed(offsets);
-            processed.addAndGet(transaction.outcomes().size());
-            meters.committed(transaction.outcomes());
-            transaction.clear();
+            processed.addAndGet(pending.outcomes().size());
+            meters.committed(pending.outcomes());
+            pending.clear();
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {
             LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying", worker, e.toString());
             replaceProducer();
@@ -268,7 +275,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     /** After an abort: uncommitted work is forgotten and fetched again. */
     private void rewind() {
         meters.aborted();
-        transaction.clear();
+        pending.clear();
         partitions.rewind();
     }
 
@@ -278,19 +285,24 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         producer.initTransactions();
     }
 
+    /** Waits until a record finishes or the timeout passes, leaving the finished record to be collected. */
+    private void awaitCompletion(Duration timeout) {
+        try {
+            Completion done = completions.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (done != null) {
+                completions.addFirst(done);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
     /** On stop: the work in hand is finished and committed (or, past a deadline, left to be replayed). */
     private void finishInFlight() {
         long deadline = System.nanoTime() + FINISH_WITHIN.toNanos();
-        while (partitions.inFlight() > 0 && System.nanoTime() < deadline) {
-            try {
-                Completion done = completions.poll(50, TimeUnit.MILLISECONDS);
-                if (done != null) {
-                    completions.addFirst(done);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        while (partitions.inFlight() > 0 && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+            awaitCompletion(Duration.ofMillis(50));
             collectCompleted();
         }
         collectCompleted();
@@ -310,14 +322,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
-            // Not ours any more: nothing of them may be committed, so the open transaction goes.
-            if (transaction.open()) {
-                try {
-                    producer.abortTransaction();
-                } catch (KafkaException e) {
-                    replaceProducer();
-                }
-            }
+            // Not ours any more: nothing of them may be committed, so the finished work waiting goes too.
             WorkerRuntime.this.partitions.remove(partitions);
             rewind();
         }

@@ -7,26 +7,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** What the worker's open Kafka transaction holds: the finished records whose outputs were sent, by scan. */
-final class OpenTransaction {
+/**
+ * Finished records waiting for the next Kafka transaction, which sends their outputs and commits them at
+ * once: a transaction is open only while it commits, so a crashed worker rarely leaves one open (an open one
+ * holds back every read_committed consumer of its topics until it times out).
+ */
+final class PendingCommit {
     private final List<ItemProcessor.Outcome> outcomes = new ArrayList<>();
     private final Map<String, ScanEventBuilder> events = new LinkedHashMap<>();
-    private long beganNanos = -1;
+    private long firstNanos = -1;
 
-    boolean open() {
-        return beganNanos >= 0;
+    boolean any() {
+        return firstNanos >= 0;
     }
 
-    void begin() {
-        beganNanos = System.nanoTime();
-    }
-
+    /** How long the oldest finished record has waited. */
     Duration age() {
-        return Duration.ofNanos(System.nanoTime() - beganNanos);
+        return Duration.ofNanos(System.nanoTime() - firstNanos);
     }
 
-    /** A finished record: its contribution to its scan's event. */
+    /** A finished record: its outputs, and its contribution to its scan's event. */
     void add(ItemProcessor.Outcome outcome) {
+        if (firstNanos < 0) {
+            firstNanos = System.nanoTime();
+        }
         outcomes.add(outcome);
         if (outcome.scanId() == null) {
             return; // an undecodable record: parked, belongs to no scan
@@ -57,6 +61,6 @@ final class OpenTransaction {
     void clear() {
         outcomes.clear();
         events.clear();
-        beganNanos = -1;
+        firstNanos = -1;
     }
 }
