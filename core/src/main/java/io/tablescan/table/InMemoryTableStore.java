@@ -78,7 +78,7 @@ public final class InMemoryTableStore implements TableStore {
     }
 
     private final Map<String, Rows> tables = new ConcurrentHashMap<>();
-    private ScalabilityTargets targets = ScalabilityTargets.NONE;
+    private AccountPace pace = ScalabilityTargets.NONE.newPace();
     private final Adversary adversary;
     private final Random random;
     private final Duration latency;
@@ -98,9 +98,9 @@ public final class InMemoryTableStore implements TableStore {
         return requests.get();
     }
 
-    /** Paces reads and writes like the service's per-account and per-partition targets. */
+    /** Paces reads and writes like the service's per-account and per-partition targets, for this account alone. */
     public InMemoryTableStore limit(ScalabilityTargets targets) {
-        this.targets = targets;
+        this.pace = targets.newPace();
         return this;
     }
 
@@ -130,7 +130,7 @@ public final class InMemoryTableStore implements TableStore {
             }
             page.add(project(row, options.select()));
         }
-        targets.pace(page);
+        pace.pace(page);
         return new Page(page, next == null ? null : continuation(rows, next));
     }
 
@@ -150,7 +150,7 @@ public final class InMemoryTableStore implements TableStore {
                 throw new TableStoreException("a batch holds each row once", 400, false, null);
             }
         }
-        targets.pace(batch);
+        pace.pace(batch);
         for (TableRow row : batch) {
             rows.put(row);
         }
