@@ -15,9 +15,6 @@ import io.tablescan.table.ScalabilityTargets;
 import io.tablescan.table.TableStore;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -174,7 +171,7 @@ final class BenchCommand implements Callable<Integer> {
                         + " rows missing, " + copy.wrong() + " wrong writes");
             }
             return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
-                    source.requests() + destination.requests(), peakHeapMb(), measured.points());
+                    source.requests() + destination.requests(), measured.peakHeapMb(), measured.points());
         }
     }
 
@@ -201,13 +198,15 @@ final class BenchCommand implements Callable<Integer> {
             Measured measured;
             long requests;
             if (strategy.equals("direct")) {
-                resetPeakHeap();
-                long start = System.nanoTime();
-                List<String> keys = IntStream.range(0, table.partitionOf(table.size() - 1) + 1)
-                        .mapToObj(table::partitionKey).toList();
-                requests = DirectCopy.copy(store, "source", store, destination, keys, inFlight, inFlight);
-                double seconds = (System.nanoTime() - start) / 1e9;
-                measured = new Measured(null, seconds, List.of(new double[] {0, 0}, new double[] {seconds, table.size()}));
+                try (HeapPeak heap = HeapPeak.start()) {
+                    long start = System.nanoTime();
+                    List<String> keys = IntStream.range(0, table.partitionOf(table.size() - 1) + 1)
+                            .mapToObj(table::partitionKey).toList();
+                    requests = DirectCopy.copy(store, "source", store, destination, keys, inFlight, inFlight);
+                    double seconds = (System.nanoTime() - start) / 1e9;
+                    measured = new Measured(null, seconds,
+                            List.of(new double[] {0, 0}, new double[] {seconds, table.size()}), heap.megabytes());
+                }
             } else {
                 Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
                 measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight, inFlight);
@@ -217,43 +216,30 @@ final class BenchCommand implements Callable<Integer> {
             if ((measured.totals() != null && !measured.totals().complete()) || !check.equal()) {
                 throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + check.examples());
             }
-            return new Run(name, strategy, check.sourceRows(), measured.seconds(), requests, peakHeapMb(), measured.points());
+            return new Run(name, strategy, check.sourceRows(), measured.seconds(), requests, measured.peakHeapMb(),
+                    measured.points());
         }
     }
 
-    record Measured(ScanTotals totals, double seconds, List<double[]> points) {}
+    record Measured(ScanTotals totals, double seconds, List<double[]> points, long peakHeapMb) {}
 
     /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
     static Measured copyThroughKafka(EmbeddedKafkaBroker broker, Accounts accounts, String strategy, String destination,
             int inFlight, int readInFlight) {
-        resetPeakHeap();
         var spec = ScanSpecs.copy(new TableRef("source", "source"), new TableRef("destination", destination), 1000,
                 ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT)));
         List<double[]> points = new ArrayList<>();
-        long start = System.nanoTime();
-        CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight).withReadInFlight(readInFlight), spec,
-                new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofHours(6),
-                Duration.ofMillis(250), t -> points.add(new double[] {(System.nanoTime() - start) / 1e9, t.rowsWritten()}));
-        // Time from seeding, as the outcome counts it (the workers' start-up before it is not the copy's).
-        double offset = (System.nanoTime() - start) / 1e9 - outcome.seconds();
-        List<double[]> fromSeed = new ArrayList<>(List.of(new double[] {0, 0}));
-        points.stream().filter(p -> p[0] >= offset).forEach(p -> fromSeed.add(new double[] {p[0] - offset, p[1]}));
-        fromSeed.add(new double[] {outcome.seconds(), outcome.totals().rowsWritten()});
-        return new Measured(outcome.totals(), outcome.seconds(), fromSeed);
-    }
-
-    private static void resetPeakHeap() {
-        System.gc();
-        ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
-    }
-
-    private static long peakHeapMb() {
-        long bytes = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                bytes += pool.getPeakUsage().getUsed();
-            }
+        try (HeapPeak heap = HeapPeak.start()) {
+            long start = System.nanoTime();
+            CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight).withReadInFlight(readInFlight), spec,
+                    new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofHours(6),
+                    Duration.ofMillis(250), t -> points.add(new double[] {(System.nanoTime() - start) / 1e9, t.rowsWritten()}));
+            // Time from seeding, as the outcome counts it (the workers' start-up before it is not the copy's).
+            double offset = (System.nanoTime() - start) / 1e9 - outcome.seconds();
+            List<double[]> fromSeed = new ArrayList<>(List.of(new double[] {0, 0}));
+            points.stream().filter(p -> p[0] >= offset).forEach(p -> fromSeed.add(new double[] {p[0] - offset, p[1]}));
+            fromSeed.add(new double[] {outcome.seconds(), outcome.totals().rowsWritten()});
+            return new Measured(outcome.totals(), outcome.seconds(), fromSeed, heap.megabytes());
         }
-        return bytes / (1024 * 1024);
     }
 }
