@@ -1,5 +1,6 @@
 package io.tablescan.copy;
 
+import io.tablescan.runtime.ItemThreads;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerRuntime;
@@ -18,7 +19,7 @@ public final class CopyWorker {
     public static WorkerRuntime<EntityBatch> create(WorkerSettings settings) {
         // A poll must hold enough batches to fill every write slot: its transaction waits for the slowest one.
         return WorkerRuntime.create(settings, NAME, INPUT, new EntityBatchHandler(settings),
-                Math.max(MAX_POLL_RECORDS, 2 * settings.maxInFlight()), settings.maxInFlight());
+                Math.max(MAX_POLL_RECORDS, 2 * settings.maxInFlight()), settings.maxInFlight(), ItemThreads.VIRTUAL);
     }
 
     public static void main(String[] args) {

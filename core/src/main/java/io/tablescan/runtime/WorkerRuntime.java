@@ -66,7 +66,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final ItemProcessor<T> processor;
     private final AutoCloseable cancelFollower;
     private final Serializer<SpecificRecord> serializer;
-    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService executor;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong processed = new AtomicLong();
     /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
@@ -87,9 +87,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
     public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
             Supplier<Producer<byte[], byte[]>> producers, Serializer<SpecificRecord> serializer,
-            Deserializer<SpecificRecord> deserializer, int maxInFlight, Predicate<String> cancelled,
-            AutoCloseable cancelFollower) {
+            Deserializer<SpecificRecord> deserializer, int maxInFlight, ItemThreads itemThreads,
+            Predicate<String> cancelled, AutoCloseable cancelFollower) {
         this.worker = worker;
+        this.executor = Executors.newThreadPerTaskExecutor(itemThreads.factory(worker));
         this.cancelFollower = cancelFollower;
         this.inputTopic = inputTopic;
         this.consumer = consumer;
@@ -110,7 +111,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
     /** A runtime with real Kafka clients, from the worker's settings. */
     public static <T extends SpecificRecord> WorkerRuntime<T> create(WorkerSettings settings, String worker,
-            String inputTopic, ItemHandler<T> handler, int maxPollRecords, int maxInFlight) {
+            String inputTopic, ItemHandler<T> handler, int maxPollRecords, int maxInFlight, ItemThreads itemThreads) {
         KafkaSettings kafka = settings.kafka();
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(kafka.consumer(groupId(worker), maxPollRecords));
@@ -119,7 +120,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         CancelledScans cancelled = CancelledScans.follow(kafka);
         return new WorkerRuntime<>(worker, inputTopic, handler, consumer,
                 () -> new KafkaProducer<>(kafka.producer(transactionalId)), kafka.valueSerializer(),
-                kafka.valueDeserializer(), maxInFlight, cancelled::contains, cancelled);
+                kafka.valueDeserializer(), maxInFlight, itemThreads, cancelled::contains, cancelled);
     }
 
     @Override

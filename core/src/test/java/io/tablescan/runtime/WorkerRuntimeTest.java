@@ -79,7 +79,7 @@ class WorkerRuntimeTest {
 
     WorkerRuntime<PrefixQuery> runtime(ItemHandler<PrefixQuery> handler, java.util.function.Predicate<String> cancelled) {
         return new WorkerRuntime<>("test", Topics.PREFIX_QUERIES, handler, consumer, () -> producer, serializer,
-                deserializer, 4, cancelled, () -> { });
+                deserializer, 4, ItemThreads.VIRTUAL, cancelled, () -> { });
     }
 
     /** Feeds the records in one poll, then stops the loop at the next poll. */

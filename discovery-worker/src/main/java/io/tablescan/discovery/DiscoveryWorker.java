@@ -1,5 +1,6 @@
 package io.tablescan.discovery;
 
+import io.tablescan.runtime.ItemThreads;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerRuntime;
@@ -21,7 +22,7 @@ public final class DiscoveryWorker {
 
     public static WorkerRuntime<PrefixQuery> create(WorkerSettings settings) {
         return WorkerRuntime.create(settings, NAME, INPUT, new PrefixQueryHandler(settings),
-                MAX_POLL_RECORDS, settings.readInFlight());
+                MAX_POLL_RECORDS, settings.readInFlight(), ItemThreads.PLATFORM);
     }
 
     public static void main(String[] args) {

@@ -1,5 +1,6 @@
 package io.tablescan.partition;
 
+import io.tablescan.runtime.ItemThreads;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerRuntime;
@@ -17,7 +18,7 @@ public final class PartitionWorker {
 
     public static WorkerRuntime<PartitionQuery> create(WorkerSettings settings) {
         return WorkerRuntime.create(settings, NAME, INPUT,
-                new PartitionQueryHandler(settings), MAX_POLL_RECORDS, settings.readInFlight());
+                new PartitionQueryHandler(settings), MAX_POLL_RECORDS, settings.readInFlight(), ItemThreads.PLATFORM);
     }
 
     public static void main(String[] args) {
