@@ -1,5 +1,7 @@
 package io.tablescan.cli;
 
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.progress.ScanTotals;
@@ -179,6 +181,8 @@ final class BenchCommand implements Callable<Integer> {
     static final class AzuriteRunner implements BenchRunner {
         private final EmbeddedKafkaBroker broker;
         private final TableStore store;
+        /** Drops each copy once checked: Azurite keeps tables in memory, and a fuller one is slower. */
+        private final TableServiceClient tables;
         private final GeneratedTable table;
         private final int inFlight;
 
@@ -186,6 +190,7 @@ final class BenchCommand implements Callable<Integer> {
             this.broker = broker;
             this.store = new RetryingTableStore(AzureTableStore.fromConnectionString(azurite.connectionString()),
                     RetryPolicy.DEFAULT);
+            this.tables = new TableServiceClientBuilder().connectionString(azurite.connectionString()).buildClient();
             this.table = table;
             this.inFlight = inFlight;
             System.out.printf("  filling Azurite with %,d rows...%n", table.size());
@@ -216,6 +221,7 @@ final class BenchCommand implements Callable<Integer> {
             if ((measured.totals() != null && !measured.totals().complete()) || !check.equal()) {
                 throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + check.examples());
             }
+            tables.deleteTable(destination);
             return new Run(name, strategy, check.sourceRows(), measured.seconds(), requests, measured.peakHeapMb(),
                     measured.points());
         }
