@@ -13,8 +13,8 @@ public final class DiscoveryWorker {
     public static final String INPUT = Topics.PREFIX_QUERIES;
 
     /**
-     * Few records per poll: each may read several pages, and a poll is committed as one transaction, so a poll
-     * holds up to 16 x page budget x page size rows in memory (80,000 with the defaults).
+     * Few records per poll: each may read several pages. Each item holds up to page budget x page size rows
+     * (5,000 with the defaults) until its outputs commit, so the rows in memory grow with the reads in flight.
      */
     static final int MAX_POLL_RECORDS = 16;
 
