@@ -5,16 +5,26 @@ import io.tablescan.scanner.KeyRange;
 import io.tablescan.scanner.Page;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.Property;
+import io.tablescan.cli.RestTableReader.WireRow;
+import io.tablescan.cli.RestTableReader.WireValue;
 import io.tablescan.table.QueryOptions;
 import io.tablescan.table.TableStore;
+import io.tablescan.table.WireForm;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
-/** Compares two tables row by row, in key order, every property with its type. */
+/**
+ * Compares two tables row by row, in key order, every property by its type and its wire form: the text the
+ * service sends ({@link WireForm}), so a DateTime written in another form than the source's is a difference.
+ */
 public final class TableComparer {
     public record Result(long sourceRows, long destinationRows, long differences, List<String> examples) {
         public boolean equal() {
@@ -25,14 +35,22 @@ public final class TableComparer {
     private TableComparer() {}
 
     public static Result compare(TableStore source, String sourceTable, TableStore destination, String destinationTable) {
-        Iterator<TableRow> a = new Cursor(source, sourceTable);
-        Iterator<TableRow> b = new Cursor(destination, destinationTable);
+        return compare(wireRows(source, sourceTable), wireRows(destination, destinationTable));
+    }
+
+    /** Two tables as the service sends them, read through plain REST (not the SDK that wrote the copy). */
+    static Result compare(RestTableReader source, String sourceTable, RestTableReader destination,
+            String destinationTable) {
+        return compare(source.rows(sourceTable), destination.rows(destinationTable));
+    }
+
+    static Result compare(Iterator<WireRow> a, Iterator<WireRow> b) {
         long countA = 0;
         long countB = 0;
         long differences = 0;
         List<String> examples = new ArrayList<>();
-        TableRow x = next(a);
-        TableRow y = next(b);
+        WireRow x = next(a);
+        WireRow y = next(b);
         while (x != null || y != null) {
             int order = x == null ? 1 : y == null ? -1 : compareKeys(x, y);
             String problem = null;
@@ -40,8 +58,8 @@ public final class TableComparer {
                 problem = "missing in destination: " + key(x);
             } else if (order > 0) {
                 problem = "extra in destination: " + key(y);
-            } else if (!sameRow(x, y)) {
-                problem = "different properties: " + key(x);
+            } else if (!x.properties().equals(y.properties())) {
+                problem = "different properties: " + key(x) + firstDifference(x, y);
             }
             if (problem != null) {
                 differences++;
@@ -74,8 +92,48 @@ public final class TableComparer {
     }
 
     private static int compareKeys(TableRow x, TableRow y) {
-        int c = x.partitionKey().compareTo(y.partitionKey());
-        return c != 0 ? c : x.rowKey().compareTo(y.rowKey());
+        return compareKeys(x.partitionKey(), x.rowKey(), y.partitionKey(), y.rowKey());
+    }
+
+    private static int compareKeys(WireRow x, WireRow y) {
+        return compareKeys(x.partitionKey(), x.rowKey(), y.partitionKey(), y.rowKey());
+    }
+
+    private static int compareKeys(String pkX, String rkX, String pkY, String rkY) {
+        int c = pkX.compareTo(pkY);
+        return c != 0 ? c : rkX.compareTo(rkY);
+    }
+
+    /** A row's properties in the service's wire form: type name and text (absent and null are alike). */
+    static WireRow toWire(TableRow row) {
+        Map<String, WireValue> values = new TreeMap<>();
+        for (Property p : row.properties()) {
+            if (p.getValue() != null) {
+                values.put(p.getName(), new WireValue("Edm." + WireForm.name(p.getType()), WireForm.text(p)));
+            }
+        }
+        return new WireRow(row.partitionKey(), row.rowKey(), values);
+    }
+
+    private static String firstDifference(WireRow x, WireRow y) {
+        Set<String> names = new TreeSet<>(x.properties().keySet());
+        names.addAll(y.properties().keySet());
+        for (String name : names) {
+            WireValue a = x.properties().get(name);
+            WireValue b = y.properties().get(name);
+            if (!java.util.Objects.equals(a, b)) {
+                return " " + name + ": " + shown(a) + " in the source, " + shown(b) + " in the destination";
+            }
+        }
+        return "";
+    }
+
+    private static String shown(WireValue value) {
+        if (value == null) {
+            return "absent";
+        }
+        String text = value.text().length() > 60 ? value.text().substring(0, 60) + "..." : value.text();
+        return value.type() + " '" + text + "'";
     }
 
     private static List<Property> sorted(List<Property> properties) {
@@ -85,12 +143,27 @@ public final class TableComparer {
         return copy;
     }
 
-    private static String key(TableRow row) {
+    private static String key(WireRow row) {
         return "(" + row.partitionKey() + ", " + row.rowKey() + ")";
     }
 
-    private static TableRow next(Iterator<TableRow> it) {
+    private static <T> T next(Iterator<T> it) {
         return it.hasNext() ? it.next() : null;
+    }
+
+    private static Iterator<WireRow> wireRows(TableStore store, String table) {
+        Cursor rows = new Cursor(store, table);
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public WireRow next() {
+                return toWire(rows.next());
+            }
+        };
     }
 
     /** Pages a whole table in key order, fetching the next page while the current one is compared. */

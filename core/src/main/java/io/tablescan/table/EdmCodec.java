@@ -16,8 +16,9 @@ import java.util.UUID;
 /**
  * Converts between the Azure SDK's entities and our typed rows so that every value keeps its EDM type.
  * The SDK reports metadata ({@code odata.*}, {@code x@odata.type}) among the properties: dropped on read.
- * It writes NaN, infinities and whole doubles without a type (they would come back as String or Int32):
- * doubles are written with an explicit {@code @odata.type} annotation.
+ * On write every typed value goes out in the service's own form with an explicit {@code @odata.type}
+ * ({@link WireForm}): the SDK writes NaN, infinities and whole doubles without a type (they would come back
+ * as String or Int32) and DateTime with 9 fraction digits or none (other clients read another string).
  */
 public final class EdmCodec {
     private static final String ANNOTATION = "@odata.type";
@@ -46,15 +47,13 @@ public final class EdmCodec {
             if (value == null) {
                 continue; // the service stores no nulls: an absent property reads back the same way
             }
-            switch (p.getType()) {
-                case STRING, INT32, INT64, BOOLEAN -> entity.addProperty(p.getName(), value);
-                case DOUBLE -> {
-                    entity.addProperty(p.getName(), value);
-                    entity.addProperty(p.getName() + ANNOTATION, "Edm.Double");
-                }
-                case DATETIME -> entity.addProperty(p.getName(), fromTicks((Long) value));
-                case GUID -> entity.addProperty(p.getName(), UUID.fromString((String) value));
-                case BINARY -> entity.addProperty(p.getName(), bytes((ByteBuffer) value));
+            String odataType = WireForm.odataType(p.getType());
+            if (odataType == null) {
+                entity.addProperty(p.getName(), value); // String, Int32, Boolean: JSON alone types them
+            } else {
+                // A double stays a JSON number (NaN and infinities the SDK sends as strings); the rest as text.
+                entity.addProperty(p.getName(), p.getType() == EdmType.DOUBLE ? value : WireForm.text(p));
+                entity.addProperty(p.getName() + ANNOTATION, odataType);
             }
         }
         return entity;
@@ -96,12 +95,5 @@ public final class EdmCodec {
         long seconds = Math.floorDiv(ticks, TICKS_PER_SECOND);
         long rest = Math.floorMod(ticks, TICKS_PER_SECOND);
         return Instant.ofEpochSecond(seconds, rest * 100).atOffset(ZoneOffset.UTC);
-    }
-
-    private static byte[] bytes(ByteBuffer buffer) {
-        ByteBuffer copy = buffer.duplicate();
-        byte[] out = new byte[copy.remaining()];
-        copy.get(out);
-        return out;
     }
 }

@@ -71,6 +71,13 @@ public final class AzuriteServer implements AutoCloseable {
         return server;
     }
 
+    /** The folder tools/azurite (Azurite and the JavaScript tables client of the exactness tests). */
+    public static Path toolsFolder() {
+        Path script = locate().orElseThrow(() -> new IllegalStateException(
+                "Azurite is not installed: run 'npm ci --prefix tools/azurite' in the tablescan folder"));
+        return script.getParent().getParent().getParent().getParent().getParent().getParent();
+    }
+
     /** tools/azurite relative to the working folder or to the folder this code was loaded from. */
     static Optional<Path> locate() {
         List<Path> roots = new ArrayList<>();

@@ -1,0 +1,95 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.local.AzuriteServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every value exact as another client reads it. The source is written by Microsoft's JavaScript SDK (every
+ * EDM type, the edge values of each, odd keys), copied by {@code tablescan copy}, then both tables are read
+ * by the JavaScript SDK with {@code disableTypeConversion} and as raw response JSON, and compared as text.
+ * Reading back through the Java SDK that wrote the copy would hide a value altered on the wire (a DateTime
+ * with 9 fraction digits parses to the same instant).
+ */
+class FidelityIT {
+    private static final String SOURCE = "fidelitysource";
+
+    @BeforeAll
+    static void fill() throws Exception {
+        String out = client("fill", SOURCE);
+        assertThat(out).contains("filled " + SOURCE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1000, 3})
+    void aCopyReadsBackThroughAnotherClientIdenticalToItsSource(int pageSize) throws Exception {
+        String copy = "fidelitycopy" + pageSize;
+        CliIT.Run run = CliIT.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", SOURCE, "--dest-table", copy, "--page-size", Integer.toString(pageSize));
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+
+        List<String> source = client("dump", SOURCE).lines().toList();
+        List<String> copied = client("dump", copy).lines().toList();
+        assertThat(source).hasSize(67);
+        // The dump is what we think it is: DateTimes with 7 digits, doubles as typed numbers, Int64 as text.
+        assertThat(String.join("\n", source)).contains("[\"Edm.DateTime\",\"2013-01-10T08:10:28.0000558Z\"]")
+                .contains("[\"Edm.DateTime\",\"9999-12-31T23:59:59.9999999Z\"]")
+                .contains("[\"Edm.Int64\",\"-9223372036854775808\"]").contains("[\"Edm.Double\",\"NaN\"]")
+                .contains("[\"Double\",\"5e-324\"]").contains("\"pk\":\"a\uFFFF\"");
+        for (int i = 0; i < source.size(); i++) {
+            assertThat(copied.get(i)).as("row %d", i).isEqualTo(source.get(i));
+        }
+        assertThat(copied).hasSameSizeAs(source);
+    }
+
+    /** The demo's verifier reads plain REST: a DateTime in another form is a difference, as for other clients. */
+    @Test
+    void theRestVerifierSeesADateTimeTheSdkWouldReadAsEqual() throws Exception {
+        CliIT.Run run = CliIT.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", SOURCE, "--dest-table", "fidelityaltered");
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
+        assertThat(TableComparer.compare(rest, SOURCE, rest, "fidelityaltered").equal()).isTrue();
+
+        // The first row's When, as the Java SDK writes an OffsetDateTime: 9 fraction digits, the same instant.
+        String first = client("dump", SOURCE).lines().findFirst().orElseThrow();
+        assertThat(first).contains("\"When\":[\"DateTime\",\"1601-01-01T00:00:00.0000000Z\"]");
+        String rowKey = first.replaceAll(".*\"rk\":\"([^\"]*)\".*", "$1");
+        client("put", "fidelityaltered", "{\"partitionKey\":\"\",\"rowKey\":\"" + rowKey + "\",\"When\":"
+                + "{\"value\":\"1601-01-01T00:00:00.000000000Z\",\"type\":\"DateTime\"}}");
+
+        TableComparer.Result check = TableComparer.compare(rest, SOURCE, rest, "fidelityaltered");
+        assertThat(check.differences()).isEqualTo(1);
+        assertThat(check.examples().getFirst()).contains("When: Edm.DateTime '1601-01-01T00:00:00.0000000Z' in the"
+                + " source, Edm.DateTime '1601-01-01T00:00:00.000000000Z' in the destination");
+    }
+
+    /** Runs tools/azurite/tables-client.mjs (the JavaScript SDK) against the tests' Azurite; returns stdout. */
+    static String client(String... args) throws IOException, InterruptedException {
+        Path tools = AzuriteServer.toolsFolder();
+        Path out = Files.createTempFile("tables-client", ".out");
+        try {
+            List<String> command = new java.util.ArrayList<>(List.of("node", tools.resolve("tables-client.mjs").toString()));
+            command.addAll(List.of(args));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT);
+            builder.environment().put("TABLES_CONNECTION_STRING", LocalServices.azurite().connectionString());
+            Process process = builder.start();
+            assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("tables-client " + args[0] + " finished").isTrue();
+            assertThat(process.exitValue()).as("tables-client " + args[0] + " exit code").isZero();
+            return Files.readString(out, StandardCharsets.UTF_8);
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+}
