@@ -12,9 +12,12 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.serde.AvroSingleObjectSerializer;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -57,15 +60,21 @@ class EntityBatcherTest {
         return rows.stream().map(r -> r.partitionKey() + "|" + r.rowKey()).toList();
     }
 
-    /** A lower bound on the batch request's JSON body: each binary as base64, each string as UTF-8. */
-    static long minimumJsonBytes(EntityBatch batch) {
+    /**
+     * A lower bound on a batch's request payload: each key percent-encoded (UTF-8) in its operation's URL and
+     * again in the JSON body, each binary as base64, each string as UTF-8.
+     */
+    static long minimumRequestBytes(EntityBatch batch) {
         long bytes = 0;
         for (Entity e : batch.getEntities()) {
+            for (String key : new String[] {batch.getPartitionKey(), e.getRowKey()}) {
+                bytes += URLEncoder.encode(key, StandardCharsets.UTF_8).length() + key.getBytes(StandardCharsets.UTF_8).length;
+            }
             for (io.tablescan.schema.Property p : e.getProperties()) {
                 if (p.getValue() instanceof ByteBuffer b) {
                     bytes += Base64.getEncoder().encode(b.duplicate()).remaining();
                 } else if (p.getValue() instanceof CharSequence s) {
-                    bytes += s.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                    bytes += s.toString().getBytes(StandardCharsets.UTF_8).length;
                 }
             }
         }
@@ -109,7 +118,7 @@ class EntityBatcherTest {
 
         assertThat(batches).hasSizeGreaterThan(1);
         assertThat(keys(batches)).containsExactlyElementsOf(keysOf(rows));
-        assertThat(batches).allSatisfy(b -> assertThat(minimumJsonBytes(b)).isLessThan(4L * 1024 * 1024));
+        assertThat(batches).allSatisfy(b -> assertThat(minimumRequestBytes(b)).isLessThan(4L * 1024 * 1024));
     }
 
     @Test
@@ -120,7 +129,7 @@ class EntityBatcherTest {
 
         assertThat(batches).hasSizeGreaterThan(1);
         assertThat(keys(batches)).containsExactlyElementsOf(keysOf(rows));
-        assertThat(batches).allSatisfy(b -> assertThat(minimumJsonBytes(b)).isLessThan(4L * 1024 * 1024));
+        assertThat(batches).allSatisfy(b -> assertThat(minimumRequestBytes(b)).isLessThan(4L * 1024 * 1024));
     }
 
     @Test
@@ -150,7 +159,7 @@ class EntityBatcherTest {
         assertThat(keys(batches)).containsExactly("p|a", "p|big1", "p|big2", "p|big3", "p|z");
         AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
         assertThat(batches).allSatisfy(b -> {
-            assertThat(minimumJsonBytes(b)).isLessThan(4L * 1024 * 1024);
+            assertThat(minimumRequestBytes(b)).isLessThan(4L * 1024 * 1024);
             assertThat(serializer.serialize(Topics.ENTITY_BATCHES, b).length).isLessThan(Topics.MAX_MESSAGE_BYTES);
         });
     }
@@ -169,6 +178,24 @@ class EntityBatcherTest {
 
         assertThat(batches).extracting(b -> b.getEntities().size()).containsExactly(1, 1, 1);
         assertThat(keys(batches)).containsExactly("p|a", "p|huge", "p|z");
+    }
+
+    @Disabled("bug: EntityBatcher.estimate counts the keys at 3 bytes a character, but each key is sent twice per "
+            + "operation, percent-encoded in its URL (9 bytes for a CJK character) and in the JSON body (3), so 100 rows "
+            + "with 1 KiB CJK keys and 23 KB binaries (estimated 3.49 MB, one batch) make a request of over 4.3 MB: "
+            + "over the service's 4 MiB, a permanent failure that parks the batch")
+    @Test
+    void rowsWithLongNonAsciiKeysStillFitOneTransaction() {
+        String partitionKey = "\u4e2d".repeat(512); // 1 KiB in UTF-16, the longest key the service takes
+        List<TableRow> rows = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            rows.add(row(partitionKey, "\u4e2d".repeat(509) + String.format("%03d", i), binary("Data", 23_700)));
+        }
+
+        List<EntityBatch> batches = EntityBatcher.batches(SPEC, rows);
+
+        assertThat(keys(batches)).containsExactlyElementsOf(keysOf(rows));
+        assertThat(batches).allSatisfy(b -> assertThat(minimumRequestBytes(b)).isLessThan(4L * 1024 * 1024));
     }
 
     @Test
@@ -195,6 +222,7 @@ class EntityBatcherTest {
             assertThat(b.getEntities()).isNotEmpty().hasSizeLessThanOrEqualTo(EntityBatcher.MAX_ROWS);
             assertThat(b.getEntities().size() == 1 || estimate(b) <= EntityBatcher.MAX_PAYLOAD_BYTES)
                     .as("a batch of several rows stays within the payload budget").isTrue();
+            assertThat(minimumRequestBytes(b)).isLessThan(4L * 1024 * 1024);
         }
         for (int i = 1; i < batches.size(); i++) {
             EntityBatch previous = batches.get(i - 1);
