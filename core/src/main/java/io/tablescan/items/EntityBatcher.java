@@ -52,9 +52,12 @@ public final class EntityBatcher {
                 entities);
     }
 
-    /** A generous estimate of a row's JSON size in a batch request (UTF-8, escapes, base64, annotations). */
+    /**
+     * A generous estimate of a row's share of a batch request (UTF-8, escapes, base64, annotations). Keys are
+     * sent twice: percent-encoded in the operation's URL (up to 9 bytes a UTF-16 unit) and in the JSON body.
+     */
     static long estimate(TableRow row) {
-        long bytes = 200 + 3L * (row.partitionKey().length() + row.rowKey().length());
+        long bytes = 200 + 12L * (row.partitionKey().length() + row.rowKey().length());
         for (Property p : row.properties()) {
             bytes += 3L * p.getName().length() + 60;
             Object v = p.getValue();
