@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "failures", mixinStandardHelpOptions = true,
         description = "Lists a scan's failed items parked in the dead-letter topic, with their reasons.")
 final class FailuresCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCAN_ID")
+    @Parameters(index = "0", paramLabel = "SCAN_ID", description = "The scan, as start and copy printed it.")
     String scanId;
 
     @Mixin

@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.table.TableStoreException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -8,10 +9,11 @@ import picocli.CommandLine.Option;
         description = "Fills a table with package-catalog-like sample rows (every EDM type, one big partition), "
                 + "to try tablescan on.")
 final class SampleCommand implements Callable<Integer> {
-    @Option(names = "--connection-string", required = true)
+    @Option(names = "--connection-string", required = true, paramLabel = "CS",
+            description = "Connection string of the account to write to.")
     String connectionString;
 
-    @Option(names = "--table", required = true)
+    @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table to fill, created if missing.")
     String table;
 
     @Option(names = "--rows", defaultValue = "100000", description = "Rows to write (default ${DEFAULT-VALUE}).")
@@ -28,7 +30,15 @@ final class SampleCommand implements Callable<Integer> {
         long start = System.nanoTime();
         try {
             SampleTable.write(store, table, SampleTable.rows(rows), 16);
+        } catch (TableStoreException e) {
+            throw new UserError(UserError.forStatus(e.status()), "cannot write the sample table " + table + ": " + e.getMessage());
         } catch (IllegalStateException e) {
+            // A failed write arrives wrapped by the writers' futures: its status still says denied or unreachable.
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof TableStoreException t) {
+                    throw new UserError(UserError.forStatus(t.status()), e.getMessage());
+                }
+            }
             throw new UserError(UserError.FAILED, e.getMessage());
         }
         System.out.printf("wrote %,d rows to %s in %.1f s%n", rows, table, (System.nanoTime() - start) / 1e9);
