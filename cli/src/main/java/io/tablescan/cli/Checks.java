@@ -43,7 +43,7 @@ final class Checks {
     static String bootstrapServers(String bootstrap) {
         if (bootstrap != null && !BOOTSTRAP.matcher(bootstrap).matches()) {
             throw new UserError(UserError.USAGE,
-                    "Kafka bootstrap servers must be HOST:PORT, comma-separated for several (e.g. 127.0.0.1:9092)");
+                    "--kafka (or KAFKA_BOOTSTRAP_SERVERS) must be HOST:PORT, comma-separated for several (e.g. 127.0.0.1:9092)");
         }
         return bootstrap;
     }

@@ -24,6 +24,9 @@ final class FailuresCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (limit < 1) {
+            throw new UserError(UserError.USAGE, "--limit must be at least 1");
+        }
         KafkaSettings kafka = cluster.settings();
         try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
             StatusCommand.known(reader, scanId);

@@ -9,9 +9,13 @@ import picocli.CommandLine.Option;
         description = "Fills a table with package-catalog-like sample rows (every EDM type, one big partition), "
                 + "to try tablescan on.")
 final class SampleCommand implements Callable<Integer> {
-    @Option(names = "--connection-string", required = true, paramLabel = "CS",
-            description = "Connection string of the account to write to.")
+    @Option(names = "--connection-string", paramLabel = "CS", description = "Connection string of the account to write "
+            + "to. Prefer --account: a command line is visible to every user of the machine (ps).")
     String connectionString;
+
+    @Option(names = "--account", paramLabel = "ALIAS",
+            description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_*, as for copy.")
+    String account;
 
     @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table to fill, created if missing.")
     String table;
@@ -25,8 +29,13 @@ final class SampleCommand implements Callable<Integer> {
         if (rows < 1) {
             throw new UserError(UserError.USAGE, "--rows must be at least 1");
         }
-        var store = new io.tablescan.table.RetryingTableStore(Checks.store("--connection-string", connectionString),
-                io.tablescan.table.RetryPolicy.DEFAULT);
+        if ((connectionString == null) == (account == null)) {
+            throw new UserError(UserError.USAGE, "give one of --connection-string and --account");
+        }
+        var target = account != null
+                ? Checks.account(io.tablescan.table.Accounts.fromEnvironment(), Checks.accountAlias("--account", account))
+                : Checks.store("--connection-string", connectionString);
+        var store = new io.tablescan.table.RetryingTableStore(target, io.tablescan.table.RetryPolicy.DEFAULT);
         long start = System.nanoTime();
         try {
             SampleTable.write(store, table, SampleTable.rows(rows), 16);

@@ -35,6 +35,9 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (limit < 1) {
+            throw new UserError(UserError.USAGE, "--limit must be at least 1");
+        }
         if (scanId == null && watch) {
             throw new UserError(UserError.USAGE, "--watch needs a SCAN_ID");
         }

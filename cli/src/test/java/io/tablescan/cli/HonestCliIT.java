@@ -9,6 +9,8 @@ import io.tablescan.local.FreePorts;
 import io.tablescan.scanner.TableRow;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +37,33 @@ class HonestCliIT {
         assertOneLine(run("start", "--kafka", "127.0.0.1:" + FreePorts.find(), "--source-account", "prod",
                 "--source-table", "Packages", "--dest-account", "PROD", "--dest-table", "packages"), 2,
                 "the destination is the source");
+    }
+
+    @Test
+    void twoAliasesOfOneAccountAreOneAccountAndSampleTakesAnAliasToo() throws Exception {
+        String cs = LocalServices.azurite().connectionString();
+        Map<String, String> env = Map.of("TABLESCAN_ACCOUNT_FIRST_CONNECTION_STRING", cs,
+                "TABLESCAN_ACCOUNT_SECOND_CONNECTION_STRING", cs);
+        try (ChildProcesses children = new ChildProcesses("honest-cli")) {
+            Process sample = children.start("sample", env, "sample", "--account", "first", "--table", "aliassource",
+                    "--rows", "20");
+            assertThat(sample.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            assertThat(sample.exitValue()).as(children.output("sample")).isZero();
+            assertThat(TableComparer.compare(LocalServices.store(), "aliassource", LocalServices.store(), "aliassource")
+                    .sourceRows()).isEqualTo(20);
+
+            Process copy = children.start("copy", env, "copy", "--source-account", "first", "--source-table",
+                    "aliassource", "--dest-account", "second", "--dest-table", "AliasSource");
+            Process start = children.start("start", env, "start", "--kafka", "127.0.0.1:" + FreePorts.find(),
+                    "--source-account", "first", "--source-table", "aliassource", "--dest-account", "second",
+                    "--dest-table", "ALIASSOURCE");
+            for (var run : List.of(Map.entry("copy", copy), Map.entry("start", start))) {
+                assertThat(run.getValue().waitFor(2, TimeUnit.MINUTES)).isTrue();
+                assertThat(run.getValue().exitValue()).as(children.output(run.getKey())).isEqualTo(UserError.USAGE);
+                assertThat(children.output(run.getKey())).contains("the destination is the source")
+                        .doesNotContain(LocalServices.azurite().accountKey());
+            }
+        }
     }
 
     @Test
@@ -116,5 +145,11 @@ class HonestCliIT {
                     2, "--dest-table: '" + reserved + "' is reserved by the Table service");
         }
         assertOneLine(run("sample", "--connection-string", cs, "--table", "tables"), 2, "--table: 'tables' is reserved");
+        assertOneLine(run("sample", "--table", "abc"), 2, "give one of --connection-string and --account");
+
+        // Numbers out of range are mistakes too, not internal errors (70).
+        assertOneLine(run("health", "--port", "99999"), 2, "--port must be 1 to 65535");
+        assertOneLine(run("status", "--limit", "0", "--kafka", kafka), 2, "--limit must be at least 1");
+        assertOneLine(run("failures", "scan-1", "--limit", "-1", "--kafka", kafka), 2, "--limit must be at least 1");
     }
 }
