@@ -16,15 +16,17 @@ import picocli.CommandLine.Option;
         description = "Copies a table into another (created if missing) with all three workers in this process. "
                 + "Exit 0 only if the scan completes with no failures.")
 final class CopyCommand implements Callable<Integer> {
-    @Option(names = "--source-connection-string", paramLabel = "CS", description = "Connection string of the source account. "
-            + "Prefer --source-account: a command line is visible to every user of the machine (ps).")
+    @Option(names = "--source-connection-string", paramLabel = "CS", description = "Connection string of the source "
+            + "account. Prefer --source-account: a command line is visible to every user of the machine (ps).")
     String sourceConnectionString;
 
-    @Option(names = "--source-account", paramLabel = "ALIAS", description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_* "
-            + "(connection string, endpoint with SAS token, or endpoint alone for Entra ID).")
+    @Option(names = "--source-account", paramLabel = "ALIAS",
+            description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_* (connection string, "
+                    + "endpoint with SAS token, or endpoint alone for Entra ID).")
     String sourceAccount;
 
-    @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to copy; it must exist.")
+    @Option(names = "--source-table", required = true, paramLabel = "TABLE",
+            description = "The table to copy; it must exist.")
     String sourceTable;
 
     @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The table to copy into, created if "
@@ -39,7 +41,8 @@ final class CopyCommand implements Callable<Integer> {
             description = "Or an account alias for the destination (default: the source's account).")
     String destAccount;
 
-    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "HOST:PORT of a Kafka cluster to use (default: an embedded broker).")
+    @Option(names = "--kafka", paramLabel = "HOST:PORT",
+            description = "Bootstrap servers of a Kafka cluster to use (default: an embedded broker).")
     String kafka;
 
     @Mixin

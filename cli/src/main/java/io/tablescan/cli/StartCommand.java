@@ -22,13 +22,15 @@ final class StartCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
-    @Option(names = "--source-account", required = true, paramLabel = "ALIAS", description = "Account alias of the source.")
+    @Option(names = "--source-account", required = true, paramLabel = "ALIAS",
+            description = "Account alias of the source.")
     String sourceAccount;
 
     @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to copy.")
     String sourceTable;
 
-    @Option(names = "--dest-account", required = true, paramLabel = "ALIAS", description = "Account alias of the destination.")
+    @Option(names = "--dest-account", required = true, paramLabel = "ALIAS",
+            description = "Account alias of the destination.")
     String destAccount;
 
     @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The table to copy into, created if "
