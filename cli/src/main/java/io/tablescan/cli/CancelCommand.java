@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "cancel", mixinStandardHelpOptions = true,
         description = "Cancels a running scan: the workers skip its remaining items and the ledger records it as cancelled.")
 final class CancelCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCAN_ID")
+    @Parameters(index = "0", paramLabel = "SCAN_ID", description = "The scan, as start and copy printed it.")
     String scanId;
 
     @Mixin

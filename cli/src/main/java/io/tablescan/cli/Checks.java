@@ -1,10 +1,14 @@
 package io.tablescan.cli;
 
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.scanner.KeyRange;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.QueryOptions;
+import io.tablescan.table.TableNames;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
@@ -13,17 +17,35 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 
 /** Up-front checks of what the user gave, each failing with one clear line. */
 final class Checks {
-    /** Azure's rule: 3 to 63 letters and digits, starting with a letter; "tables" is reserved. */
-    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9]{2,62}");
+    /** What Kafka's clients accept in bootstrap.servers: [PROTOCOL://]HOST:PORT (IPv6 in brackets), comma-separated. */
+    private static final String ADDRESS = "\\s*([A-Za-z][A-Za-z0-9+.-]*://)?(\\[[0-9A-Fa-f:.%]+]|[A-Za-z0-9._-]+):\\d{1,5}\\s*";
+    private static final Pattern BOOTSTRAP = Pattern.compile(ADDRESS + "(," + ADDRESS + ")*");
 
     private Checks() {}
 
     static String tableName(String option, String name) {
-        if (!TABLE_NAME.matcher(name).matches() || name.equalsIgnoreCase("tables")) {
-            throw new UserError(UserError.USAGE, option + ": '" + name
-                    + "' is not a valid table name (3 to 63 letters and digits, starting with a letter)");
+        String problem = TableNames.problem(name);
+        if (problem != null) {
+            throw new UserError(UserError.USAGE, option + ": " + problem);
         }
         return name;
+    }
+
+    static String accountAlias(String option, String alias) {
+        String problem = Accounts.aliasProblem(alias);
+        if (problem != null) {
+            throw new UserError(UserError.USAGE, option + ": " + problem);
+        }
+        return alias;
+    }
+
+    /** Refuses a malformed --kafka value before any connection; the value itself is not repeated. */
+    static String bootstrapServers(String bootstrap) {
+        if (bootstrap != null && !BOOTSTRAP.matcher(bootstrap).matches()) {
+            throw new UserError(UserError.USAGE,
+                    "--kafka (or KAFKA_BOOTSTRAP_SERVERS) must be HOST:PORT, comma-separated for several (e.g. 127.0.0.1:9092)");
+        }
+        return bootstrap;
     }
 
     static int pageSize(int pageSize) {
@@ -63,7 +85,55 @@ final class Checks {
         }
     }
 
+    /**
+     * Refuses a copy onto its own source (same account, table names equal without case, as the service compares
+     * them): it would rewrite every row with itself and report a successful copy. Checked before any request.
+     */
+    static void notTheSource(TableStore source, String sourceTable, TableStore dest, String destTable) {
+        boolean sameAccount = source == dest || source instanceof AzureTableStore a && dest instanceof AzureTableStore b
+                && a.endpoint().equals(b.endpoint());
+        if (sameAccount && TableNames.same(sourceTable, destTable)) {
+            throw new UserError(UserError.USAGE, "the destination is the source: table " + sourceTable + " on the same "
+                    + "account (table names are compared without case); choose another --dest-table or account");
+        }
+    }
+
+    /**
+     * The same for {@code start}, as far as this machine can know: the same alias (aliases naming the same
+     * variables are one), or two aliases this machine resolves to the same endpoint.
+     */
+    static void notTheSource(Accounts local, String sourceAlias, String sourceTable, String destAlias, String destTable) {
+        if (!TableNames.same(sourceTable, destTable)) {
+            return;
+        }
+        if (Accounts.variable(sourceAlias).equals(Accounts.variable(destAlias))) {
+            throw new UserError(UserError.USAGE, "the destination is the source: table " + sourceTable + " of account "
+                    + sourceAlias + " (aliases and table names are compared without case); choose another --dest-table or "
+                    + "--dest-account");
+        }
+        if (local.configured(sourceAlias) && local.configured(destAlias)) {
+            notTheSource(account(local, sourceAlias), sourceTable, account(local, destAlias), destTable);
+        }
+    }
+
+    /** Warns, in one line, that a copy into a table that holds rows leaves a mix: only rows of the source are replaced. */
+    static void warnIfHoldsRows(TableStore dest, String table, java.io.PrintStream err) {
+        try {
+            var page = dest.query(table, KeyRange.ALL, new QueryOptions(1, List.of(), null), null);
+            for (int more = 0; page.rows().isEmpty() && page.next() != null && more < 3; more++) {
+                page = dest.query(table, KeyRange.ALL, new QueryOptions(1, List.of(), null), page.next());
+            }
+            if (!page.rows().isEmpty()) {
+                err.println("warning: the destination table " + table + " already holds rows: rows with the source's keys "
+                        + "are replaced, its other rows are kept");
+            }
+        } catch (TableStoreException e) {
+            // Missing, or not readable with a write-only credential: only a warning is lost.
+        }
+    }
+
     static void kafkaReachable(KafkaSettings kafka) {
+        bootstrapServers(kafka.bootstrapServers());
         var props = kafka.admin();
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "8000");

@@ -16,26 +16,33 @@ import picocli.CommandLine.Option;
         description = "Copies a table into another (created if missing) with all three workers in this process. "
                 + "Exit 0 only if the scan completes with no failures.")
 final class CopyCommand implements Callable<Integer> {
-    @Option(names = "--source-connection-string", description = "Connection string of the source account.")
+    @Option(names = "--source-connection-string", paramLabel = "CS", description = "Connection string of the source "
+            + "account. Prefer --source-account: a command line is visible to every user of the machine (ps).")
     String sourceConnectionString;
 
-    @Option(names = "--source-account", description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_* "
-            + "(connection string, endpoint with SAS token, or endpoint alone for Entra ID).")
+    @Option(names = "--source-account", paramLabel = "ALIAS",
+            description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_* (connection string, "
+                    + "endpoint with SAS token, or endpoint alone for Entra ID).")
     String sourceAccount;
 
-    @Option(names = "--source-table", required = true)
+    @Option(names = "--source-table", required = true, paramLabel = "TABLE",
+            description = "The table to copy; it must exist.")
     String sourceTable;
 
-    @Option(names = "--dest-table", required = true)
+    @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The table to copy into, created if "
+            + "missing; not the source itself. Rows with the source's keys are replaced, its other rows kept.")
     String destTable;
 
-    @Option(names = "--dest-connection-string", description = "Connection string of the destination account (default: the source's).")
+    @Option(names = "--dest-connection-string", paramLabel = "CS",
+            description = "Connection string of the destination account (default: the source's account).")
     String destConnectionString;
 
-    @Option(names = "--dest-account", description = "Or an account alias for the destination.")
+    @Option(names = "--dest-account", paramLabel = "ALIAS",
+            description = "Or an account alias for the destination (default: the source's account).")
     String destAccount;
 
-    @Option(names = "--kafka", description = "HOST:PORT of a Kafka cluster to use (default: an embedded broker).")
+    @Option(names = "--kafka", paramLabel = "HOST:PORT",
+            description = "Bootstrap servers of a Kafka cluster to use (default: an embedded broker).")
     String kafka;
 
     @Mixin
@@ -46,10 +53,12 @@ final class CopyCommand implements Callable<Integer> {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
         scan.validPageSize();
+        Checks.bootstrapServers(kafka);
         Accounts configured = Accounts.fromEnvironment(); // one store (and credential) per alias
         TableStore source = store(configured, "source", sourceConnectionString, sourceAccount);
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
+        Checks.notTheSource(source, sourceTable, dest, destTable);
         Checks.tableExists(source, sourceTable, "source");
         try {
             dest.createTableIfNotExists(destTable);
@@ -57,6 +66,7 @@ final class CopyCommand implements Callable<Integer> {
             throw new UserError(UserError.forStatus(e.status()),
                     "cannot create the destination table " + destTable + ": " + e.getMessage());
         }
+        Checks.warnIfHoldsRows(dest, destTable, System.err);
         if (kafka != null) {
             Checks.kafkaReachable(KafkaSettings.of(kafka));
         }
@@ -78,7 +88,7 @@ final class CopyCommand implements Callable<Integer> {
         if ((connectionString == null) == (alias == null)) {
             throw new UserError(UserError.USAGE, "give one of --" + side + "-connection-string and --" + side + "-account");
         }
-        return alias != null ? Checks.account(configured, alias)
+        return alias != null ? Checks.account(configured, Checks.accountAlias("--" + side + "-account", alias))
                 : Checks.store("--" + side + "-connection-string", connectionString);
     }
 }

@@ -21,7 +21,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--rows", defaultValue = "100000", description = "Rows in the sample table (default ${DEFAULT-VALUE}).")
     int rows;
 
-    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000.")
+    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
     int pageSize;
 
     @Override

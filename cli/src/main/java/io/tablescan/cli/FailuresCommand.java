@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "failures", mixinStandardHelpOptions = true,
         description = "Lists a scan's failed items parked in the dead-letter topic, with their reasons.")
 final class FailuresCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCAN_ID")
+    @Parameters(index = "0", paramLabel = "SCAN_ID", description = "The scan, as start and copy printed it.")
     String scanId;
 
     @Mixin
@@ -24,6 +24,9 @@ final class FailuresCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (limit < 1) {
+            throw new UserError(UserError.USAGE, "--limit must be at least 1");
+        }
         KafkaSettings kafka = cluster.settings();
         try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
             StatusCommand.known(reader, scanId);

@@ -25,6 +25,9 @@ final class HealthCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (port != null && (port < 1 || port > 65535)) {
+            throw new UserError(UserError.USAGE, "--port must be 1 to 65535");
+        }
         int target = port != null ? port : defaultPort();
         URI uri = URI.create("http://127.0.0.1:" + target + (live ? "/health/live" : "/health/ready"));
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();

@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
         description = "Re-submits a scan's failed items (after you fixed their cause) to the running workers; the "
                 + "scan is running again until they are done.")
 final class RetryCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCAN_ID")
+    @Parameters(index = "0", paramLabel = "SCAN_ID", description = "The scan, as start and copy printed it.")
     String scanId;
 
     @Mixin

@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.table.TableStoreException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -8,10 +9,15 @@ import picocli.CommandLine.Option;
         description = "Fills a table with package-catalog-like sample rows (every EDM type, one big partition), "
                 + "to try tablescan on.")
 final class SampleCommand implements Callable<Integer> {
-    @Option(names = "--connection-string", required = true)
+    @Option(names = "--connection-string", paramLabel = "CS", description = "Connection string of the account to write "
+            + "to. Prefer --account: a command line is visible to every user of the machine (ps).")
     String connectionString;
 
-    @Option(names = "--table", required = true)
+    @Option(names = "--account", paramLabel = "ALIAS",
+            description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_*, as for copy.")
+    String account;
+
+    @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table to fill, created if missing.")
     String table;
 
     @Option(names = "--rows", defaultValue = "100000", description = "Rows to write (default ${DEFAULT-VALUE}).")
@@ -23,12 +29,25 @@ final class SampleCommand implements Callable<Integer> {
         if (rows < 1) {
             throw new UserError(UserError.USAGE, "--rows must be at least 1");
         }
-        var store = new io.tablescan.table.RetryingTableStore(Checks.store("--connection-string", connectionString),
-                io.tablescan.table.RetryPolicy.DEFAULT);
+        if ((connectionString == null) == (account == null)) {
+            throw new UserError(UserError.USAGE, "give one of --connection-string and --account");
+        }
+        var target = account != null
+                ? Checks.account(io.tablescan.table.Accounts.fromEnvironment(), Checks.accountAlias("--account", account))
+                : Checks.store("--connection-string", connectionString);
+        var store = new io.tablescan.table.RetryingTableStore(target, io.tablescan.table.RetryPolicy.DEFAULT);
         long start = System.nanoTime();
         try {
             SampleTable.write(store, table, SampleTable.rows(rows), 16);
+        } catch (TableStoreException e) {
+            throw new UserError(UserError.forStatus(e.status()), "cannot write the sample table " + table + ": " + e.getMessage());
         } catch (IllegalStateException e) {
+            // A failed write arrives wrapped by the writers' futures: its status still says denied or unreachable.
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof TableStoreException t) {
+                    throw new UserError(UserError.forStatus(t.status()), e.getMessage());
+                }
+            }
             throw new UserError(UserError.FAILED, e.getMessage());
         }
         System.out.printf("wrote %,d rows to %s in %.1f s%n", rows, table, (System.nanoTime() - start) / 1e9);

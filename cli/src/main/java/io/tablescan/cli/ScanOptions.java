@@ -5,10 +5,11 @@ import picocli.CommandLine.Option;
 
 /** The options every command that starts a scan shares. */
 final class ScanOptions {
-    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--page-size", defaultValue = "1000", paramLabel = "N", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
     int pageSize;
 
-    @Option(names = "--strategy", defaultValue = "PREFIX", description = "PREFIX (parallel) or SERIAL (one chain, for comparison).")
+    @Option(names = "--strategy", defaultValue = "PREFIX", paramLabel = "STRATEGY",
+            description = "PREFIX (parallel) or SERIAL (one chain, for comparison) (default ${DEFAULT-VALUE}).")
     ScanStrategy strategy;
 
     /** Checks the options; returns the page size. */

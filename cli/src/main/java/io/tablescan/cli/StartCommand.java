@@ -22,16 +22,19 @@ final class StartCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
-    @Option(names = "--source-account", required = true, description = "Account alias of the source.")
+    @Option(names = "--source-account", required = true, paramLabel = "ALIAS",
+            description = "Account alias of the source.")
     String sourceAccount;
 
-    @Option(names = "--source-table", required = true)
+    @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to copy.")
     String sourceTable;
 
-    @Option(names = "--dest-account", required = true, description = "Account alias of the destination.")
+    @Option(names = "--dest-account", required = true, paramLabel = "ALIAS",
+            description = "Account alias of the destination.")
     String destAccount;
 
-    @Option(names = "--dest-table", required = true)
+    @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The table to copy into, created if "
+            + "missing; not the source itself.")
     String destTable;
 
     @Mixin
@@ -45,11 +48,17 @@ final class StartCommand implements Callable<Integer> {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
         scan.validPageSize();
+        Checks.accountAlias("--source-account", sourceAccount);
+        Checks.accountAlias("--dest-account", destAccount);
+        Accounts local = Accounts.fromEnvironment();
+        Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, destTable);
         KafkaSettings settings = cluster.settings();
         // When this machine has the source's credentials too, a missing source table is caught now.
-        Accounts local = Accounts.fromEnvironment();
         if (local.configured(sourceAccount)) {
             Checks.tableExists(Checks.account(local, sourceAccount), sourceTable, "source");
+        }
+        if (local.configured(destAccount)) {
+            Checks.warnIfHoldsRows(Checks.account(local, destAccount), destTable, System.err);
         }
         try (Admin admin = Admin.create(settings.admin())) {
             Topics.ensure(admin, topicPartitions(), Optional.empty(), Duration.ofSeconds(60));

@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
 final class StatusCommand implements Callable<Integer> {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SCAN_ID")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCAN_ID",
+            description = "The scan, as start and copy printed it (default: list recent scans).")
     String scanId;
 
     @Mixin
@@ -34,6 +35,9 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (limit < 1) {
+            throw new UserError(UserError.USAGE, "--limit must be at least 1");
+        }
         if (scanId == null && watch) {
             throw new UserError(UserError.USAGE, "--watch needs a SCAN_ID");
         }
@@ -54,9 +58,18 @@ final class StatusCommand implements Callable<Integer> {
 
     /** The scan's status, or a clear "not found". */
     static ScanTotals known(ScanStatusReader reader, String scanId) {
-        ScanTotals t = reader.latest(scanId);
+        // Whatever was typed is repeated only when it has a scan id's shape (never a pasted secret).
+        String shown = scanId.matches("[A-Za-z0-9._-]{1,64}") ? scanId : "with that id";
+        ScanTotals t;
+        try {
+            t = reader.latest(scanId);
+        } catch (ScanStatusReader.NoLedgerTopicException e) {
+            // A fresh cluster, or the wrong one: no scan has ever been started there, so this id is unknown.
+            throw new UserError(UserError.NOT_FOUND, "no scan " + shown + ": this Kafka cluster has no scans at all "
+                    + "(wrong --kafka, or no scan started yet)");
+        }
         if (!t.started()) {
-            throw new UserError(UserError.NOT_FOUND, "no scan " + scanId + " in the ledger (wrong id, or no ledger running?)");
+            throw new UserError(UserError.NOT_FOUND, "no scan " + shown + " in the ledger (wrong id, or no ledger running?)");
         }
         return t;
     }

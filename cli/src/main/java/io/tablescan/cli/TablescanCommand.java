@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
         subcommands = {DemoCommand.class, CopyCommand.class, StartCommand.class, StatusCommand.class,
             FailuresCommand.class, RetryCommand.class, CancelCommand.class, WorkerCommand.class, LedgerCommand.class,
-            BrokerCommand.class, SampleCommand.class, BenchCommand.class, HealthCommand.class})
+            BrokerCommand.class, SampleCommand.class, BenchCommand.class, HealthCommand.class, TestCommand.class})
 public final class TablescanCommand {
     public static void main(String[] args) {
         // Workers and the broker are services: they log what they do. The other commands print their own output.
@@ -27,8 +27,16 @@ public final class TablescanCommand {
         System.exit(execute(args));
     }
 
-    public static int execute(String... args) {
+    /** The command tree; every subcommand answers -V with the tool's version (picocli leaves theirs empty). */
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new TablescanCommand());
+        String[] version = cli.getCommandSpec().version();
+        cli.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
+        return cli;
+    }
+
+    public static int execute(String... args) {
+        CommandLine cli = commandLine();
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
             if (cause instanceof UserError user) {
@@ -44,8 +52,7 @@ public final class TablescanCommand {
             return 70;
         });
         cli.setParameterExceptionHandler((e, args2) -> {
-            e.getCommandLine().getErr().println("tablescan: " + e.getMessage());
-            e.getCommandLine().getErr().println("see: tablescan " + e.getCommandLine().getCommandName() + " --help");
+            e.getCommandLine().getErr().println("tablescan: " + ParameterErrors.describe(e)); // never a typed value
             return UserError.USAGE;
         });
         return cli.execute(args);

@@ -26,7 +26,7 @@ final class WorkerCommand implements Callable<Integer> {
         }
     }
 
-    @Parameters(index = "0", description = "discovery, partition or copy")
+    @Parameters(index = "0", paramLabel = "KIND", description = "discovery, partition or copy.")
     Kind kind;
 
     @Override

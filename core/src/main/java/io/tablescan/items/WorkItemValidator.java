@@ -5,7 +5,7 @@ import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
-import java.util.regex.Pattern;
+import io.tablescan.table.TableNames;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -13,8 +13,6 @@ import org.apache.avro.specific.SpecificRecord;
  * with the reason instead of failing somewhere deeper, or looping.
  */
 public final class WorkItemValidator {
-    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9]{2,62}");
-
     private WorkItemValidator() {}
 
     /** Throws {@link InvalidItemException} naming the first impossible value. */
@@ -61,7 +59,7 @@ public final class WorkItemValidator {
         if (ref.getAccount().isBlank()) {
             throw new InvalidItemException(role + " account alias is empty");
         }
-        if (!TABLE_NAME.matcher(ref.getTable()).matches()) {
+        if (TableNames.problem(ref.getTable()) != null) {
             throw new InvalidItemException(role + " table name '" + ref.getTable() + "' is not valid");
         }
     }

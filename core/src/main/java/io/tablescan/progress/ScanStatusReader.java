@@ -76,7 +76,7 @@ public final class ScanStatusReader implements AutoCloseable {
         // The ledger keys statuses by scan id with the default partitioner.
         int partitions = Topics.partitions(consumer, Topics.SCANS).size();
         if (partitions == 0) {
-            throw new IllegalStateException("topic " + Topics.SCANS + " does not exist");
+            throw new NoLedgerTopicException("topic " + Topics.SCANS + " does not exist");
         }
         int partition = Utils.toPositive(Utils.murmur2(scanId.getBytes(StandardCharsets.UTF_8))) % partitions;
         return new TopicPartition(Topics.SCANS, partition);
@@ -101,6 +101,13 @@ public final class ScanStatusReader implements AutoCloseable {
             return null;
         }
         return deserializer.deserialize(record.topic(), record.value()) instanceof ScanStatus s ? s : null;
+    }
+
+    /** The ledger's topic does not exist: no scan was ever started on this cluster (or a wrong cluster). */
+    public static final class NoLedgerTopicException extends IllegalStateException {
+        NoLedgerTopicException(String message) {
+            super(message);
+        }
     }
 
     @Override

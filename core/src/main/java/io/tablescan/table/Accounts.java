@@ -26,6 +26,20 @@ public final class Accounts {
         return new Accounts(System::getenv);
     }
 
+    /**
+     * Why {@code alias} cannot name an account, or null when it can. An alias names environment variables, so
+     * it is letters, digits, '-' and '_' ('-' becomes '_'); anything else ("a b!") would need variable names
+     * nobody can set from a shell, and a scan naming it would only fail later, in the workers.
+     */
+    public static String aliasProblem(String alias) {
+        if (alias.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,62}")) {
+            return null;
+        }
+        String shown = alias.length() <= 63 && alias.matches("[A-Za-z0-9_. -]*") ? "'" + alias + "' " : "";
+        return shown + "is not a valid account alias (1 to 63 letters, digits, '-' and '_', starting with a letter or "
+                + "digit: it names the variables TABLESCAN_ACCOUNT_<ALIAS>_*)";
+    }
+
     /** The variable that holds {@code setting} (CONNECTION_STRING, ENDPOINT, SAS_TOKEN, CLIENT_ID) for an alias. */
     public static String variable(String alias, String setting) {
         return "TABLESCAN_ACCOUNT_" + alias.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_" + setting;

@@ -48,12 +48,42 @@ public final class AzureTableStore implements TableStore {
 
     /** Throws IllegalArgumentException, without echoing the connection string, when it is malformed. */
     public static AzureTableStore fromConnectionString(String connectionString) {
+        AzureTableStore store;
         try {
-            return build(new TableServiceClientBuilder().connectionString(connectionString));
+            store = build(new TableServiceClientBuilder().connectionString(connectionString));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("malformed connection string (expected AccountName=...;AccountKey=...;"
                     + "TableEndpoint=... or UseDevelopmentStorage=true)");
         }
+        checkAccountKey(connectionString);
+        return store;
+    }
+
+    /**
+     * The SDK accepts any AccountKey and fails only when it signs a request, as an I/O error that looks worth
+     * retrying: a key that is not base64 is a typing mistake, said at once.
+     */
+    private static void checkAccountKey(String connectionString) {
+        for (String part : connectionString.split(";")) {
+            int eq = part.indexOf('=');
+            if (eq > 0 && part.substring(0, eq).trim().equalsIgnoreCase("AccountKey")) {
+                try {
+                    Base64.getDecoder().decode(part.substring(eq + 1).trim());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("the connection string's AccountKey is not base64 (copy it again "
+                            + "from the portal's access keys)");
+                }
+            }
+        }
+    }
+
+    /**
+     * The account's table endpoint without a trailing '/', lower-cased: two stores with the same endpoint are
+     * the same account (table names are compared without case too).
+     */
+    public String endpoint() {
+        String url = service.getServiceEndpoint();
+        return (url.endsWith("/") ? url.substring(0, url.length() - 1) : url).toLowerCase(java.util.Locale.ROOT);
     }
 
     /** An endpoint with a SAS token; the token is never echoed. */

@@ -1,0 +1,56 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/** --help tells every option's meaning and default; -V works on every command; test is listed. */
+class HelpTextTest {
+    @Test
+    void everyOptionAndParameterHasADescriptionAndItsDefault() {
+        List<String> missing = new ArrayList<>();
+        CommandLine root = TablescanCommand.commandLine();
+        List<CommandLine> commands = new ArrayList<>(List.of(root));
+        commands.addAll(root.getSubcommands().values());
+        for (CommandLine command : commands) {
+            var spec = command.getCommandSpec();
+            List<ArgSpec> args = new ArrayList<>(spec.options());
+            args.addAll(spec.positionalParameters());
+            for (ArgSpec arg : args) {
+                String name = spec.qualifiedName() + " " + (arg instanceof OptionSpec o ? o.longestName() : arg.paramLabel());
+                String description = String.join(" ", arg.renderedDescription());
+                if (description.isBlank()) {
+                    missing.add(name + ": no description");
+                }
+                if (arg.defaultValue() != null && !description.contains("default " + arg.defaultValue())) {
+                    missing.add(name + ": default " + arg.defaultValue() + " not shown");
+                }
+            }
+        }
+        assertThat(missing).isEmpty();
+    }
+
+    @Test
+    void theTopLevelHelpListsTheLaunchersTestCommand() {
+        CliIT.Run run = CliIT.run("--help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).containsPattern("(?m)^  test +Runs the whole test suite");
+    }
+
+    @Test
+    void everyCommandPrintsTheVersion() {
+        for (String command : TablescanCommand.commandLine().getSubcommands().keySet()) {
+            CliIT.Run run = CliIT.run(command, "-V");
+            assertThat(run.exitCode()).as(command).isZero();
+            assertThat(run.out().strip()).as(command + " -V").matches("tablescan \\d+\\.\\d+\\.\\d+");
+        }
+        assertThat(CliIT.run("-V").out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");
+        assertThat(CliIT.run("--version").out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");
+    }
+}

@@ -1,0 +1,87 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A mistyped command line gets one line that repeats no value typed: the secrets below must never show,
+ * whichever picocli error the mistake causes. Only plain names (a command, an option) are echoed.
+ */
+class ParameterErrorsTest {
+    private static final String KEY = "c2VjcmV0LWtleS1ub2JvZHktbXVzdC1zZWUtdGhpcy1pbi1hbnktbWVzc2FnZQ==";
+    private static final String CS = "DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=" + KEY
+            + ";EndpointSuffix=core.windows.net";
+    private static final String SAS = "sv=2019-02-02&ss=t&srt=sco&sp=rl&se=2030-01-01&sig=c2lnbmF0dXJlLXNlY3JldA%3D%3D";
+
+    @Test
+    void aMistypedCommandNamesItAndSuggestsTheNearestButNeverRepeatsTheKey() {
+        CliIT.Run run = CliIT.run("exprt", "--source-connection-string", CS);
+        assertSecretFree(run, "unknown command 'exprt' (commands: demo, copy, start");
+
+        assertSecretFree(CliIT.run("cpy", "--source-connection-string", CS), "unknown command 'cpy' (did you mean 'copy'?); see tablescan --help");
+        assertSecretFree(CliIT.run("stauts"), "unknown command 'stauts' (did you mean 'status'?)");
+        assertThat(CliIT.run("cpy").err()).doesNotContain("tablescan tablescan");
+        // A secret pasted where the command goes is not repeated either.
+        assertSecretFree(CliIT.run(CS), "unknown command (not shown");
+        assertSecretFree(CliIT.run(CS, "copy"), "missing --source-table, --dest-table");
+        assertSecretFree(CliIT.run(), "a command is needed (demo, copy,");
+    }
+
+    @Test
+    void unknownOptionsAndTheirValuesAreNotRepeated() {
+        assertSecretFree(CliIT.run("copy", "--source-conection-string", CS, "--source-table", "abc", "--dest-table", "def"),
+                "unknown option '--source-conection-string' (did you mean '--source-connection-string'?)");
+        assertSecretFree(CliIT.run("copy", "--source-conection-string=" + CS, "--source-table", "abc", "--dest-table", "def"),
+                "unknown option '--source-conection-string' (did you mean '--source-connection-string'?)");
+        assertSecretFree(CliIT.run("copy", "--sas=" + SAS, "--source-table", "abc", "--dest-table", "def"),
+                "unknown option '--sas'");
+        assertSecretFree(CliIT.run("copy", "-" + KEY, "--source-table", "abc", "--dest-table", "def"), "unknown option (not shown");
+        assertSecretFree(CliIT.run("copy", "--source-table", "abc", "--dest-table", "def", CS), "unexpected argument (not shown)");
+        assertSecretFree(CliIT.run("status", "scan-1", CS, SAS), "2 unexpected arguments (not shown)");
+    }
+
+    @Test
+    void badValuesAreNamedByTheirOptionNotRepeated() {
+        assertSecretFree(CliIT.run("copy", "--page-size", CS, "--source-table", "abc", "--dest-table", "def"),
+                "invalid value for --page-size (a whole number)");
+        assertSecretFree(CliIT.run("copy", "--strategy", CS, "--source-table", "abc", "--dest-table", "def"),
+                "invalid value for --strategy (one of PREFIX, SERIAL)");
+        assertSecretFree(CliIT.run("worker", SAS), "invalid value for KIND (one of discovery, partition, copy)");
+        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-connection-string", CS,
+                "--source-table", "abc", "--dest-table", "def"), "--source-connection-string was given more than once");
+        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-table"), "--source-table needs a value");
+        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-table", "--dest-table", "def"),
+                "--source-table needs a value");
+        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS), "missing --source-table, --dest-table");
+        assertSecretFree(CliIT.run("failures"), "missing SCAN_ID");
+    }
+
+    @Test
+    void valuesTheCommandsCheckThemselvesAreNotRepeatedEither() {
+        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-table", KEY, "--dest-table", "def"),
+                "--source-table: is not a valid table name");
+        assertSecretFree(CliIT.run("start", "--kafka", CS, "--source-account", "a", "--source-table", "abc",
+                "--dest-account", "b", "--dest-table", "def"), "must be HOST:PORT");
+        assertSecretFree(CliIT.run("start", "--kafka", "127.0.0.1:1", "--source-account", SAS, "--source-table", "abc",
+                "--dest-account", "b", "--dest-table", "def"), "--source-account: is not a valid account alias");
+    }
+
+    @Test
+    void suggestionsNeedAtMostTwoEdits() {
+        assertThat(ParameterErrors.distance("cpy", "copy")).isEqualTo(1);
+        assertThat(ParameterErrors.distance("stauts", "status")).isEqualTo(1);
+        assertThat(ParameterErrors.distance("stauts", "start")).isEqualTo(2);
+        assertThat(ParameterErrors.suggestion("cpy", List.of("demo", "copy", "start"))).isEqualTo(" (did you mean 'copy'?)");
+        assertThat(ParameterErrors.suggestion("export", List.of("demo", "copy", "start"))).isEmpty();
+    }
+
+    private static void assertSecretFree(CliIT.Run run, String message) {
+        CliIT.assertOneLine(run, UserError.USAGE, message);
+        for (String secret : List.of(KEY, "c2VjcmV0", "AccountKey", "EndpointSuffix", SAS, "sig=", "c2lnbmF0dXJl")) {
+            assertThat(run.err() + run.out()).as("output of a mistake").doesNotContain(secret);
+        }
+        assertThat(run.err().lines().count()).as(run.err()).isEqualTo(1);
+    }
+}
