@@ -18,7 +18,6 @@ import io.tablescan.schema.TableRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -121,8 +120,6 @@ class WorkItemValidatorTest {
                 .doesNotThrowAnyException();
     }
 
-    @Disabled("known bug, being fixed elsewhere: the reserved table name 'tables' (any case) matches the name "
-            + "pattern and is accepted")
     @ParameterizedTest
     @ValueSource(strings = {"tables", "Tables", "TABLES"})
     void theReservedNameTablesIsRejected(String table) {
