@@ -32,6 +32,7 @@ public final class ScanFold {
         s.setRowsRead(s.getRowsRead() + event.getRowsRead());
         s.setRowsWritten(s.getRowsWritten() + event.getRowsWritten());
         s.setRequests(s.getRequests() + event.getRequests());
+        s.setWriteRequests(s.getWriteRequests() + event.getWriteRequests());
         s.setRetries(s.getRetries() + event.getRetries());
         s.setThrottles(s.getThrottles() + event.getThrottles());
         s.setMaxDepth(Math.max(s.getMaxDepth(), event.getMaxDepth()));
@@ -86,11 +87,14 @@ public final class ScanFold {
             s.setRateWindowStartMillis(s.getStartMillis());
         }
         long elapsed = s.getLastEventMillis() - s.getRateWindowStartMillis();
+        long rows = rowsCopied(s);
         if (elapsed >= RATE_WINDOW_MILLIS) {
-            long rows = rowsCopied(s);
             s.setRowsPerSecond((rows - s.getRateWindowStartRows()) * 1000.0 / elapsed);
             s.setRateWindowStartMillis(s.getLastEventMillis());
             s.setRateWindowStartRows(rows);
+        } else if (s.getRateWindowStartMillis() == s.getStartMillis() && elapsed > 0) {
+            // The first window is not full yet: show the average so far, or a short copy shows 0 rows/s throughout.
+            s.setRowsPerSecond((rows - s.getRateWindowStartRows()) * 1000.0 / elapsed);
         }
     }
 
