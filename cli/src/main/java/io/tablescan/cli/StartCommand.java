@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.progress.ScanStarter;
 import io.tablescan.progress.ScanStatusReader;
+import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
@@ -40,11 +41,15 @@ final class StartCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "Follow the scan's progress until it ends; exit like copy (needs a running ledger).")
     boolean await;
 
+    @Mixin
+    WaitOptions wait = new WaitOptions();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
         scan.validPageSize();
+        wait.only(await, "--wait");
         KafkaSettings settings = cluster.settings();
         // When this machine has the source's credentials too, a missing source table is caught now.
         Accounts local = Accounts.fromEnvironment();
@@ -61,9 +66,10 @@ final class StartCommand implements Callable<Integer> {
         if (!await) {
             return 0;
         }
-        ProgressPrinter printer = new ProgressPrinter(System.out);
+        ProgressPrinter printer = new ProgressPrinter(System.out)
+                .hints(ProgressPrinter.Hints.cluster(settings.bootstrapServers()));
         try (ScanStatusReader reader = new ScanStatusReader(settings)) {
-            return printer.summary(CopyRun.follow(reader, spec.getScanId(), printer, Duration.ofDays(7)));
+            return printer.summary(wait.await(reader, spec.getScanId(), ScanTotals::ended, printer));
         }
     }
 
