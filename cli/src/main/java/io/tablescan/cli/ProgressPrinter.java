@@ -16,7 +16,7 @@ final class ProgressPrinter {
     private final PrintStream out;
     private final boolean terminal;
     private final LongSupplier clock;
-    private final long sinceMillis;
+    private long sinceMillis;
     private boolean barShown;
     private Hints hints = Hints.inProcess(null);
     private StallWatch stalls;
@@ -62,7 +62,9 @@ final class ProgressPrinter {
         return terminal ? Duration.ofMillis(500) : Duration.ofSeconds(5);
     }
 
+    /** The scan is seeded now: the wait for its first record counts from here. */
     void progressHeader(ScanSpec spec) {
+        sinceMillis = clock.getAsLong();
         out.printf("scan %s: %s -> %s, page size %d%n", spec.getScanId(), spec.getSource().getTable(),
                 spec.getDestination() == null ? "(no destination)" : spec.getDestination().getTable(), spec.getPageSize());
     }
