@@ -29,10 +29,12 @@ class ScanLedgerTest {
     TopologyTestDriver driver;
     TestInputTopic<String, ScanEvent> events;
     TestOutputTopic<String, ScanStatus> statuses;
+    java.nio.file.Path stateDir;
 
     @BeforeEach
     void start() throws Exception {
-        var props = ScanLedger.properties(KAFKA, Files.createTempDirectory("ledger-test"));
+        stateDir = Files.createTempDirectory("ledger-test");
+        var props = ScanLedger.properties(KAFKA, stateDir);
         driver = new TopologyTestDriver(ScanLedger.topology(KAFKA), props);
         events = driver.createInputTopic(Topics.SCAN_EVENTS, Serdes.String().serializer(),
                 RecordSerde.of(ScanEvent.class, KAFKA).serializer());
@@ -41,8 +43,11 @@ class ScanLedgerTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         driver.close();
+        try (var files = Files.walk(stateDir)) { // every test would leave a folder in /tmp otherwise
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
     }
 
     static ScanSpec spec(String scanId) {
