@@ -12,7 +12,7 @@ import java.util.List;
  * (times come from the events), so a ledger that restarts and replays reaches the same status.
  */
 public final class ScanFold {
-    /** The current rate is measured over windows of about this length. */
+    /** The current rate is measured over the last one or two windows of about this length. */
     static final long RATE_WINDOW_MILLIS = 5_000;
     static final int MAX_ERRORS = 5;
 
@@ -82,19 +82,26 @@ public final class ScanFold {
         }
     }
 
+    /**
+     * The rate spans the current window and the one before it (5 to 10 s; from the start during the first 5 s),
+     * so it includes the latest rows: a rate of full windows alone lags up to 5 s and shows 0 for as long as
+     * the first window, often without rows while the scan starts, is the last one full.
+     */
     private static void updateRate(ScanStatus s) {
         if (s.getRateWindowStartMillis() == 0) {
             s.setRateWindowStartMillis(s.getStartMillis());
+            s.setPreviousWindowStartMillis(s.getStartMillis());
         }
-        long elapsed = s.getLastEventMillis() - s.getRateWindowStartMillis();
         long rows = rowsCopied(s);
-        if (elapsed >= RATE_WINDOW_MILLIS) {
-            s.setRowsPerSecond((rows - s.getRateWindowStartRows()) * 1000.0 / elapsed);
+        if (s.getLastEventMillis() - s.getRateWindowStartMillis() >= RATE_WINDOW_MILLIS) {
+            s.setPreviousWindowStartMillis(s.getRateWindowStartMillis());
+            s.setPreviousWindowStartRows(s.getRateWindowStartRows());
             s.setRateWindowStartMillis(s.getLastEventMillis());
             s.setRateWindowStartRows(rows);
-        } else if (s.getRateWindowStartMillis() == s.getStartMillis() && elapsed > 0) {
-            // The first window is not full yet: show the average so far, or a short copy shows 0 rows/s throughout.
-            s.setRowsPerSecond((rows - s.getRateWindowStartRows()) * 1000.0 / elapsed);
+        }
+        long elapsed = s.getLastEventMillis() - s.getPreviousWindowStartMillis();
+        if (elapsed > 0) {
+            s.setRowsPerSecond((rows - s.getPreviousWindowStartRows()) * 1000.0 / elapsed);
         }
     }
 

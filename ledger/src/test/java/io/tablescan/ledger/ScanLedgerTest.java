@@ -162,11 +162,15 @@ class ScanLedgerTest {
                 org.assertj.core.data.Offset.offset(1e-9));
 
         send(at(7_000, new ScanEventBuilder("r").done(ItemKind.ENTITY_BATCH, 1, rows(0, 200))));
-        assertThat(latest("r").getRowsPerSecond()).as("a full window: 300 rows in 6 s").isCloseTo(50.0,
+        assertThat(latest("r").getRowsPerSecond()).as("300 rows in 6 s").isCloseTo(50.0,
                 org.assertj.core.data.Offset.offset(1e-9));
-        send(at(8_000, new ScanEventBuilder("r").done(ItemKind.PARTITION_QUERY, 1, rows(0, 0))));
-        assertThat(latest("r").getRowsPerSecond()).as("the last full window's rate until the next is full")
-                .isCloseTo(50.0, org.assertj.core.data.Offset.offset(1e-9));
+        send(at(12_000, new ScanEventBuilder("r").done(ItemKind.PARTITION_QUERY, 1, rows(0, 0))));
+        assertThat(latest("r").getRowsPerSecond()).as("no rows in 5 s: 0 rows in the 5 s window since 7 s")
+                .isCloseTo(0.0, org.assertj.core.data.Offset.offset(1e-9));
+        send(at(13_000, new ScanEventBuilder("r").done(ItemKind.PARTITION_QUERY, 1, rows(0, 60))
+                .emitted(ItemKind.ENTITY_BATCH)));
+        assertThat(latest("r").getRowsPerSecond()).as("the next rows count at once: 60 rows in the 6 s since 7 s")
+                .isCloseTo(10.0, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test
