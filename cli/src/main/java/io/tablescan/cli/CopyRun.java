@@ -71,7 +71,13 @@ final class CopyRun {
             if (interrupted) {
                 printer.endLine();
                 printer.stopping();
-                ScanCanceller.cancel(kafka, spec.getScanId());
+                try {
+                    ScanCanceller.cancel(kafka, spec.getScanId());
+                } catch (RuntimeException e) { // the copy still stops; say what is left to do by hand
+                    System.err.println("tablescan: could not cancel scan " + spec.getScanId() + " ("
+                            + e.getClass().getSimpleName() + "): on a cluster, run `tablescan cancel "
+                            + spec.getScanId() + " --kafka " + kafka.bootstrapServers() + "`");
+                }
             }
             return new Outcome(totals, (System.nanoTime() - start) / 1e9, interrupted);
         }

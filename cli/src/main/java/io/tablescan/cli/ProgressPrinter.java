@@ -183,8 +183,8 @@ final class ProgressPrinter {
         if (!t.started()) {
             return "interrupted before the copy started: nothing was copied to " + dest;
         }
-        return String.format("interrupted: %s holds part of the copy (%,d rows written when stopped, the scan is "
-                + "cancelled); run the same copy again to finish it: it is idempotent", dest, t.rowsCopied());
+        return String.format("interrupted: %s holds part of the copy (%,d rows written when stopped); run the same "
+                + "copy again to finish it: it is idempotent", dest, t.rowsCopied());
     }
 
     static String describe(ScanTotals t) {
