@@ -73,13 +73,20 @@ final class CopyCommand implements Callable<Integer> {
         Accounts accounts = new Accounts(name -> null).register("source", source).register("destination", dest);
         var spec = ScanSpecs.copy(new TableRef("source", sourceTable), new TableRef("destination", destTable), scan.pageSize,
                 scan.strategy);
-        ProgressPrinter printer = new ProgressPrinter(System.out);
-        if (kafka != null) {
-            var outcome = CopyRun.run(kafka, accounts, spec, printer, Duration.ofDays(7));
-            return printer.summary(outcome.totals());
-        }
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-            var outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofDays(7));
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.inProcess(kafka));
+        try (Interrupt interrupt = Interrupt.onSigint()) {
+            CopyRun.Outcome outcome;
+            if (kafka != null) {
+                outcome = CopyRun.run(kafka, accounts, spec, printer, Duration.ofDays(7), interrupt);
+            } else {
+                try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+                    outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofDays(7),
+                            interrupt);
+                }
+            }
+            if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
+                throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
+            }
             return printer.summary(outcome.totals());
         }
     }

@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.metrics.MetricsServer;
+import io.tablescan.progress.ScanCanceller;
 import io.tablescan.progress.ScanStarter;
 import io.tablescan.progress.ScanStatusReader;
 import io.tablescan.progress.ScanTotals;
@@ -15,10 +16,16 @@ import java.time.Duration;
 final class CopyRun {
     private CopyRun() {}
 
-    record Outcome(ScanTotals totals, double seconds) {}
+    /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
+    record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
 
     static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Duration timeout) {
+        return run(bootstrapServers, accounts, spec, printer, timeout, Interrupt.never());
+    }
+
+    static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
+            Duration timeout, Interrupt interrupt) {
         WorkerSettings settings;
         try { // TABLESCAN_FAULT_RATE applies to local copies too, so anyone can watch retries at work
             settings = WorkerSettings.local(bootstrapServers, accounts)
@@ -26,25 +33,53 @@ final class CopyRun {
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
-        return run(settings, spec, printer, timeout);
+        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt);
     }
 
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {
         return run(settings, spec, printer, timeout, printer.interval(), printer::progress);
     }
 
-    /** Seeds, then calls {@code each} with the scan's totals every {@code interval} until it ends. */
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
             Duration interval, java.util.function.Consumer<ScanTotals> each) {
+        return run(settings, spec, printer, timeout, interval, each, Interrupt.never());
+    }
+
+    /**
+     * Seeds, then calls {@code each} with the scan's totals every {@code interval} until it ends or Ctrl-C
+     * interrupts it. An interrupted scan is cancelled before the workers stop, so that workers elsewhere on the
+     * same cluster skip its items instead of going on with a copy nobody follows.
+     */
+    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt) {
         KafkaSettings kafka = settings.kafka();
+        if (interrupt.requested()) {
+            return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
+        }
         try (LocalPipeline pipeline = LocalPipeline.start(settings);
                 MetricsServer metrics = metricsServer(pipeline); // null when not asked for
                 ScanStatusReader reader = new ScanStatusReader(kafka)) {
             long start = System.nanoTime();
+            if (interrupt.requested()) {
+                return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
+            }
             ScanStarter.start(kafka, spec);
             printer.progressHeader(spec);
-            ScanTotals totals = reader.await(spec.getScanId(), ScanTotals::ended, timeout, interval, each);
-            return new Outcome(totals, (System.nanoTime() - start) / 1e9);
+            ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || interrupt.requested(), timeout,
+                    interval, each);
+            boolean interrupted = !totals.ended() && interrupt.requested();
+            if (interrupted) {
+                printer.endLine();
+                printer.stopping();
+                try {
+                    ScanCanceller.cancel(kafka, spec.getScanId());
+                } catch (RuntimeException e) { // the copy still stops; say what is left to do by hand
+                    System.err.println("tablescan: could not cancel scan " + spec.getScanId() + " ("
+                            + e.getClass().getSimpleName() + "): on a cluster, run `tablescan cancel "
+                            + spec.getScanId() + " --kafka " + kafka.bootstrapServers() + "`");
+                }
+            }
+            return new Outcome(totals, (System.nanoTime() - start) / 1e9, interrupted);
         }
     }
 
@@ -58,10 +93,5 @@ final class CopyRun {
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
-    }
-
-    /** Follows a scan until the ledger says it ended (completed, with failures, or cancelled). */
-    static ScanTotals follow(ScanStatusReader reader, String scanId, ProgressPrinter printer, Duration timeout) {
-        return reader.await(scanId, ScanTotals::ended, timeout, printer.interval(), printer::progress);
     }
 }

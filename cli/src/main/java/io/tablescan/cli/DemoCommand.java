@@ -32,18 +32,26 @@ final class DemoCommand implements Callable<Integer> {
         Checks.pageSize(pageSize);
         ProgressPrinter printer = new ProgressPrinter(System.out);
         System.out.println("starting Azurite and an embedded Kafka broker...");
-        try (AzuriteServer azurite = AzuriteServer.start(); EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+        try (Interrupt interrupt = Interrupt.onSigint(); AzuriteServer azurite = AzuriteServer.start();
+                EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             TableStore store = new RetryingTableStore(AzureTableStore.fromConnectionString(azurite.connectionString()),
                     RetryPolicy.DEFAULT);
             System.out.printf("filling table demosource with %,d rows...%n", rows);
             long fillStart = System.nanoTime();
-            SampleTable.write(store, "demosource", SampleTable.rows(rows), 16);
+            SampleTable.write(store, "demosource", SampleTable.rows(rows), 16, interrupt::requested);
+            if (interrupt.requested()) {
+                throw interrupted("while filling the sample table, before the copy");
+            }
             System.out.printf("  filled in %.1f s%n", (System.nanoTime() - fillStart) / 1e9);
 
             Accounts accounts = new Accounts(name -> null).register("local", store);
             var spec = ScanSpecs.copy(new TableRef("local", "demosource"), new TableRef("local", "democopy"), pageSize,
                     ScanStrategy.PREFIX);
-            CopyRun.Outcome outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofHours(2));
+            CopyRun.Outcome outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer,
+                    Duration.ofHours(2), interrupt);
+            if (outcome.interrupted()) {
+                throw interrupted(String.format("during the copy (%,d rows copied)", outcome.totals().rowsCopied()));
+            }
             int code = printer.summary(outcome.totals());
 
             System.out.println("verifying democopy against demosource row by row, every value as the service sends it...");
@@ -61,5 +69,11 @@ final class DemoCommand implements Callable<Integer> {
         } catch (IllegalStateException e) {
             throw new UserError(UserError.FAILED, e.getMessage());
         }
+    }
+
+    /** Thrown inside the try, so Azurite and the broker are stopped before the line is printed. */
+    private static UserError interrupted(String when) {
+        return new UserError(UserError.INTERRUPTED, "demo interrupted " + when + ": Azurite kept both tables in "
+                + "memory, so nothing is left behind; run ./tablescan demo again for a whole run");
     }
 }

@@ -5,6 +5,7 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * Shows a scan's progress: a live bar redrawn in place on a terminal, plain periodic lines otherwise (logs,
@@ -14,15 +15,46 @@ final class ProgressPrinter {
     private static final int BAR = 24;
     private final PrintStream out;
     private final boolean terminal;
+    private final LongSupplier clock;
+    private long sinceMillis;
     private boolean barShown;
+    private Hints hints = Hints.inProcess(null);
+    private StallWatch stalls;
+
+    /**
+     * Where the scan's workers run, for the hints: in this process (its embedded broker when {@code kafka} is
+     * null, else that cluster), or on a cluster, where a wait can stall for want of a ledger or workers.
+     */
+    record Hints(String kafka, boolean inProcess) {
+        static Hints inProcess(String kafka) {
+            return new Hints(kafka, true);
+        }
+
+        static Hints cluster(String kafka) {
+            return new Hints(kafka, false);
+        }
+    }
 
     ProgressPrinter(PrintStream out) {
         this(out, out == System.out && Terminal.isInteractive());
     }
 
     ProgressPrinter(PrintStream out, boolean terminal) {
+        this(out, terminal, System::currentTimeMillis);
+    }
+
+    ProgressPrinter(PrintStream out, boolean terminal, LongSupplier clock) {
         this.out = out;
         this.terminal = terminal;
+        this.clock = clock;
+        this.sinceMillis = clock.getAsLong();
+    }
+
+    /** Sets where the workers run; on a cluster it also watches for a missing ledger or missing workers. */
+    ProgressPrinter hints(Hints hints) {
+        this.hints = hints;
+        this.stalls = hints.inProcess() ? null : new StallWatch(hints.kafka(), clock.getAsLong());
+        return this;
     }
 
     /** How often to report: a terminal bar is redrawn often, plain lines are kept few. */
@@ -30,32 +62,62 @@ final class ProgressPrinter {
         return terminal ? Duration.ofMillis(500) : Duration.ofSeconds(5);
     }
 
+    /** The scan is seeded now: the wait for its first record counts from here. */
     void progressHeader(ScanSpec spec) {
+        sinceMillis = clock.getAsLong();
         out.printf("scan %s: %s -> %s, page size %d%n", spec.getScanId(), spec.getSource().getTable(),
                 spec.getDestination() == null ? "(no destination)" : spec.getDestination().getTable(), spec.getPageSize());
     }
 
     void progress(ScanTotals t) {
-        if (!t.started()) {
-            if (!terminal) {
-                out.println("  waiting for the ledger to record the scan...");
-            }
-            return;
-        }
-        String line = line(t);
-        if (terminal) {
-            out.print("\r" + bar(t) + " " + line + "\u001b[K");
-            barShown = true;
-        } else {
-            out.println("  " + line);
+        long now = clock.getAsLong();
+        draw(t, now);
+        if (stalls != null) {
+            stalls.check(t, now).ifPresent(hint -> {
+                endLine();
+                out.println("  " + hint);
+            });
         }
         out.flush();
     }
 
-    static String line(ScanTotals t) {
-        long seconds = t.elapsedMillis() / 1000;
-        return String.format("%,d rows, %,.0f rows/s, %,d open items, %,d failed, %d:%02d", t.rowsCopied(),
-                t.rowsPerSecond(), t.openItems(), t.itemsFailed(), seconds / 60, seconds % 60);
+    private void draw(ScanTotals t, long now) {
+        String line = t.started() ? line(t, now)
+                : "waiting for a ledger to record scan " + t.scanId() + "... " + clock(now - sinceMillis);
+        if (terminal) {
+            out.print("\r" + (t.started() ? bar(t) + " " : "") + line + "\u001b[K");
+            barShown = true;
+        } else {
+            out.println("  " + line);
+        }
+    }
+
+    /** Ctrl-C was seen: the workers and the broker take a few seconds to stop and clean up. */
+    void stopping() {
+        out.println("interrupted: cancelling the scan and stopping (Ctrl-C again to quit at once)...");
+        out.flush();
+    }
+
+    /** Ends a bar drawn in place, so what follows starts on a line of its own. */
+    void endLine() {
+        if (barShown) {
+            out.println();
+            barShown = false;
+        }
+    }
+
+    /** While the scan runs its clock runs too, also when no event comes (no worker running, a long page). */
+    static String line(ScanTotals t, long nowMillis) {
+        long elapsed = t.ended() || !t.started() ? t.elapsedMillis()
+                : Math.max(t.elapsedMillis(), nowMillis - t.status().getStartMillis());
+        return String.format("%,d rows, %,.0f rows/s, %,d open items, %,d failed, %s", t.rowsCopied(),
+                t.rowsPerSecond(), t.openItems(), t.itemsFailed(), clock(elapsed));
+    }
+
+    static String clock(long millis) {
+        long seconds = Math.max(0, millis) / 1000;
+        return seconds >= 3600 ? String.format("%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+                : String.format("%d:%02d", seconds / 60, seconds % 60);
     }
 
     /** Items finished out of items known so far: the table's size is unknown until discovery ends. */
@@ -68,9 +130,9 @@ final class ProgressPrinter {
 
     /** Prints the summary; returns the exit code: 0 completed, 1 failures or not ended, 5 cancelled. */
     int summary(ScanTotals t) {
-        if (barShown) {
-            out.println();
-            barShown = false;
+        if (barShown) { // a last frame, so the bar above the summary shows where the scan ended, not a frame ago
+            draw(t, clock.getAsLong());
+            endLine();
         }
         out.printf("scan %s %s%n", t.scanId(), describe(t));
         if (t.spec() != null) {
@@ -86,16 +148,43 @@ final class ProgressPrinter {
                 t.done(0), t.done(1), t.done(2), t.maxDepth());
         out.printf("  open items:    %,d of %,d emitted; %,d failed, %,d skipped, %,d retried%n", t.openItems(),
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
-        out.printf("  requests:      %,d table reads; %,d requests retried (%,d throttled)%n", t.requests(), t.retries(),
-                t.throttles());
+        out.printf("  requests:      %,d reads of the source, %,d writes to the destination; %,d retried (%,d throttled)%n",
+                t.readRequests(), t.writeRequests(), t.retries(), t.throttles());
         for (String error : t.errors()) {
             out.println("  error:         " + error);
         }
         if (t.itemsFailed() > 0) {
-            out.printf("  %,d failed items are parked: see `tablescan failures %s`, then `tablescan retry %s`%n",
-                    t.itemsFailed(), t.scanId(), t.scanId());
+            out.println("  " + failureHint(t));
         }
         return exitCode(t);
+    }
+
+    /** What to do about failed items, with commands that work where this scan ran. */
+    String failureHint(ScanTotals t) {
+        String id = t.scanId();
+        String kafka = hints.kafka();
+        String failed = String.format("%,d failed items", t.itemsFailed());
+        if (kafka == null) { // the embedded broker, and its record of the failures, ends with this command
+            return failed + ": fix the cause (errors above), then run the same copy again: it is idempotent "
+                    + "(rows already copied are rewritten, not duplicated)";
+        }
+        String failures = "`tablescan failures " + id + " --kafka " + kafka + "`";
+        String retry = "`tablescan retry " + id + " --kafka " + kafka + " --wait`";
+        if (hints.inProcess()) { // this command's workers are gone: a retry needs workers running on the cluster
+            return failed + " are parked: see " + failures + "; after fixing the cause, run the same copy again "
+                    + "(it is idempotent), or " + retry + " where workers run on that cluster";
+        }
+        return failed + " are parked: see " + failures + ", then after fixing the cause " + retry;
+    }
+
+    /** The one line for a copy stopped by Ctrl-C: what the destination holds and how to finish. */
+    static String interrupted(ScanTotals t, ScanSpec spec) {
+        String dest = spec.getDestination() == null ? "the destination" : "table " + spec.getDestination().getTable();
+        if (!t.started()) {
+            return "interrupted before the copy started: nothing was copied to " + dest;
+        }
+        return String.format("interrupted: %s holds part of the copy (%,d rows written when stopped); run the same "
+                + "copy again to finish it: it is idempotent", dest, t.rowsCopied());
     }
 
     static String describe(ScanTotals t) {

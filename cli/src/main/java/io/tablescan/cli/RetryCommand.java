@@ -5,7 +5,6 @@ import io.tablescan.progress.ScanStatusReader;
 import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanState;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,8 +24,12 @@ final class RetryCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "Follow the scan until it ends again; exit like copy.")
     boolean await;
 
+    @Mixin
+    WaitOptions wait = new WaitOptions();
+
     @Override
     public Integer call() {
+        wait.only(await, "--wait");
         KafkaSettings kafka = cluster.settings();
         try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
             ScanTotals before = StatusCommand.known(reader, scanId);
@@ -41,11 +44,10 @@ final class RetryCommand implements Callable<Integer> {
             if (!await || retried == 0) {
                 return 0;
             }
-            ProgressPrinter printer = new ProgressPrinter(System.out);
+            ProgressPrinter printer = new ProgressPrinter(System.out)
+                    .hints(ProgressPrinter.Hints.cluster(kafka.bootstrapServers()));
             long target = before.itemsRetried() + retried;
-            ScanTotals after = reader.await(scanId, t -> t.itemsRetried() >= target && t.ended(), Duration.ofDays(7),
-                    printer.interval(), printer::progress);
-            return printer.summary(after);
+            return printer.summary(wait.await(reader, scanId, t -> t.itemsRetried() >= target && t.ended(), printer));
         }
     }
 }

@@ -83,6 +83,12 @@ public final class SampleTable {
 
     /** Writes rows in batches of one partition, {@code concurrency} batches at a time. */
     public static void write(TableStore store, String table, List<TableRow> rows, int concurrency) {
+        write(store, table, rows, concurrency, () -> false);
+    }
+
+    /** Stops early, leaving the table partly filled, once {@code stop} is true (Ctrl-C in the demo). */
+    static void write(TableStore store, String table, List<TableRow> rows, int concurrency,
+            java.util.function.BooleanSupplier stop) {
         store.createTableIfNotExists(table);
         List<TableRow> sorted = new ArrayList<>(rows);
         sorted.sort(java.util.Comparator.comparing(TableRow::partitionKey).thenComparing(TableRow::rowKey));
@@ -94,6 +100,9 @@ public final class SampleTable {
                 futures.add(executor.submit(() -> {
                     permits.acquireUninterruptibly();
                     try {
+                        if (stop.getAsBoolean()) {
+                            return;
+                        }
                         store.upsert(table, batch.get(0).partitionKey(), batch);
                     } finally {
                         permits.release();

@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.progress.ScanStarter;
 import io.tablescan.progress.ScanStatusReader;
+import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
@@ -43,6 +44,9 @@ final class StartCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "Follow the scan's progress until it ends; exit like copy (needs a running ledger).")
     boolean await;
 
+    @Mixin
+    WaitOptions wait = new WaitOptions();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -50,6 +54,7 @@ final class StartCommand implements Callable<Integer> {
         scan.validPageSize();
         Checks.accountAlias("--source-account", sourceAccount);
         Checks.accountAlias("--dest-account", destAccount);
+        wait.only(await, "--wait");
         Accounts local = Accounts.fromEnvironment();
         Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, destTable);
         KafkaSettings settings = cluster.settings();
@@ -70,9 +75,10 @@ final class StartCommand implements Callable<Integer> {
         if (!await) {
             return 0;
         }
-        ProgressPrinter printer = new ProgressPrinter(System.out);
+        ProgressPrinter printer = new ProgressPrinter(System.out)
+                .hints(ProgressPrinter.Hints.cluster(settings.bootstrapServers()));
         try (ScanStatusReader reader = new ScanStatusReader(settings)) {
-            return printer.summary(CopyRun.follow(reader, spec.getScanId(), printer, Duration.ofDays(7)));
+            return printer.summary(wait.await(reader, spec.getScanId(), ScanTotals::ended, printer));
         }
     }
 

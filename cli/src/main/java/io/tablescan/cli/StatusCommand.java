@@ -2,7 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.progress.ScanStatusReader;
 import io.tablescan.progress.ScanTotals;
-import java.time.Duration;
+import io.tablescan.runtime.KafkaSettings;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -30,6 +30,9 @@ final class StatusCommand implements Callable<Integer> {
             + "(0 completed, 1 failures, 5 cancelled).")
     boolean watch;
 
+    @Mixin
+    WaitOptions wait = new WaitOptions();
+
     @Option(names = "--limit", defaultValue = "20", description = "Scans in the table (default ${DEFAULT-VALUE}).")
     int limit;
 
@@ -41,18 +44,21 @@ final class StatusCommand implements Callable<Integer> {
         if (scanId == null && watch) {
             throw new UserError(UserError.USAGE, "--watch needs a SCAN_ID");
         }
-        try (ScanStatusReader reader = new ScanStatusReader(cluster.settings())) {
+        wait.only(watch, "--watch");
+        KafkaSettings kafka = cluster.settings();
+        try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
             if (scanId == null) {
                 table(reader.all());
                 return 0;
             }
-            ProgressPrinter printer = new ProgressPrinter(System.out);
+            ProgressPrinter printer = new ProgressPrinter(System.out)
+                    .hints(ProgressPrinter.Hints.cluster(kafka.bootstrapServers()));
             ScanTotals t = known(reader, scanId);
             if (!watch) {
                 printer.summary(t);
                 return 0;
             }
-            return printer.summary(CopyRun.follow(reader, scanId, printer, Duration.ofDays(7)));
+            return printer.summary(wait.await(reader, scanId, ScanTotals::ended, printer));
         }
     }
 

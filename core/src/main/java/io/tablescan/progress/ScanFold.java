@@ -12,7 +12,7 @@ import java.util.List;
  * (times come from the events), so a ledger that restarts and replays reaches the same status.
  */
 public final class ScanFold {
-    /** The current rate is measured over windows of about this length. */
+    /** The current rate is measured over the last one or two windows of about this length. */
     static final long RATE_WINDOW_MILLIS = 5_000;
     static final int MAX_ERRORS = 5;
 
@@ -32,6 +32,7 @@ public final class ScanFold {
         s.setRowsRead(s.getRowsRead() + event.getRowsRead());
         s.setRowsWritten(s.getRowsWritten() + event.getRowsWritten());
         s.setRequests(s.getRequests() + event.getRequests());
+        s.setWriteRequests(s.getWriteRequests() + event.getWriteRequests());
         s.setRetries(s.getRetries() + event.getRetries());
         s.setThrottles(s.getThrottles() + event.getThrottles());
         s.setMaxDepth(Math.max(s.getMaxDepth(), event.getMaxDepth()));
@@ -81,16 +82,26 @@ public final class ScanFold {
         }
     }
 
+    /**
+     * The rate spans the current window and the one before it (5 to 10 s; from the start during the first 5 s),
+     * so it includes the latest rows: a rate of full windows alone lags up to 5 s and shows 0 for as long as
+     * the first window, often without rows while the scan starts, is the last one full.
+     */
     private static void updateRate(ScanStatus s) {
         if (s.getRateWindowStartMillis() == 0) {
             s.setRateWindowStartMillis(s.getStartMillis());
+            s.setPreviousWindowStartMillis(s.getStartMillis());
         }
-        long elapsed = s.getLastEventMillis() - s.getRateWindowStartMillis();
-        if (elapsed >= RATE_WINDOW_MILLIS) {
-            long rows = rowsCopied(s);
-            s.setRowsPerSecond((rows - s.getRateWindowStartRows()) * 1000.0 / elapsed);
+        long rows = rowsCopied(s);
+        if (s.getLastEventMillis() - s.getRateWindowStartMillis() >= RATE_WINDOW_MILLIS) {
+            s.setPreviousWindowStartMillis(s.getRateWindowStartMillis());
+            s.setPreviousWindowStartRows(s.getRateWindowStartRows());
             s.setRateWindowStartMillis(s.getLastEventMillis());
             s.setRateWindowStartRows(rows);
+        }
+        long elapsed = s.getLastEventMillis() - s.getPreviousWindowStartMillis();
+        if (elapsed > 0) {
+            s.setRowsPerSecond((rows - s.getPreviousWindowStartRows()) * 1000.0 / elapsed);
         }
     }
 

@@ -95,8 +95,19 @@ public final class ScanTotals {
         return status == null ? 0 : ScanFold.rowsCopied(status);
     }
 
+    /** Table requests of every kind: reads of the source and writes to the destination. */
     public long requests() {
         return status == null ? 0 : status.getRequests();
+    }
+
+    /** Requests that read the source (query pages). */
+    public long readRequests() {
+        return requests() - writeRequests();
+    }
+
+    /** Requests that wrote to the destination (one per entity batch, plus creating a missing table). */
+    public long writeRequests() {
+        return status == null ? 0 : status.getWriteRequests();
     }
 
     public long retries() {

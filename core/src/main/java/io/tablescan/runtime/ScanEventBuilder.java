@@ -17,6 +17,7 @@ public final class ScanEventBuilder {
     private long rowsRead;
     private long rowsWritten;
     private long requests;
+    private long writeRequests;
     private long retries;
     private long throttles;
     private int maxDepth;
@@ -42,6 +43,9 @@ public final class ScanEventBuilder {
         rowsRead += result.rowsRead();
         rowsWritten += result.rowsWritten();
         requests += result.requests();
+        if (kind == ItemKind.ENTITY_BATCH) { // the only kind that writes; the others read the source
+            writeRequests += result.requests();
+        }
         return this;
     }
 
@@ -80,7 +84,7 @@ public final class ScanEventBuilder {
     public ScanEvent build() {
         return new ScanEvent(scanId, System.currentTimeMillis(), startedSpec, counts(emitted), counts(done),
                 counts(failed), rowsRead, rowsWritten, requests, maxDepth, firstError, counts(skipped),
-                counts(retried), cancelled, retries, throttles);
+                counts(retried), cancelled, retries, throttles, writeRequests);
     }
 
     private static ItemCounts counts(int[] c) {

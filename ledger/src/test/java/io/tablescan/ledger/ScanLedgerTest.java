@@ -29,10 +29,12 @@ class ScanLedgerTest {
     TopologyTestDriver driver;
     TestInputTopic<String, ScanEvent> events;
     TestOutputTopic<String, ScanStatus> statuses;
+    java.nio.file.Path stateDir;
 
     @BeforeEach
     void start() throws Exception {
-        var props = ScanLedger.properties(KAFKA, Files.createTempDirectory("ledger-test"));
+        stateDir = Files.createTempDirectory("ledger-test");
+        var props = ScanLedger.properties(KAFKA, stateDir);
         driver = new TopologyTestDriver(ScanLedger.topology(KAFKA), props);
         events = driver.createInputTopic(Topics.SCAN_EVENTS, Serdes.String().serializer(),
                 RecordSerde.of(ScanEvent.class, KAFKA).serializer());
@@ -41,8 +43,11 @@ class ScanLedgerTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         driver.close();
+        try (var files = Files.walk(stateDir)) { // every test would leave a folder in /tmp otherwise
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
     }
 
     static ScanSpec spec(String scanId) {
@@ -142,5 +147,44 @@ class ScanLedgerTest {
         assertThat(map.get("a").getRowsRead()).isEqualTo(7);
         assertThat(map.get("b").getState()).isEqualTo(ScanState.RUNNING);
         assertThat(map.get("b").getRowsRead()).isZero();
+    }
+
+    @Test
+    void theRateShowsFromTheFirstSecondsNotOnlyAfterAFullWindow() {
+        send(at(1_000, new ScanEventBuilder("r").started(spec("r")).emitted(ItemKind.PREFIX_QUERY)));
+        send(at(1_500, new ScanEventBuilder("r").done(ItemKind.PREFIX_QUERY, 0, rows(300, 0))
+                .emitted(ItemKind.ENTITY_BATCH).emitted(ItemKind.ENTITY_BATCH).emitted(ItemKind.PARTITION_QUERY)
+                .emitted(ItemKind.PARTITION_QUERY)));
+        send(at(3_000, new ScanEventBuilder("r").done(ItemKind.ENTITY_BATCH, 1, rows(0, 100))));
+        ScanStatus early = latest("r");
+        assertThat(early.getState()).isEqualTo(ScanState.RUNNING);
+        assertThat(early.getRowsPerSecond()).as("100 rows written in the first 2 s").isCloseTo(50.0,
+                org.assertj.core.data.Offset.offset(1e-9));
+
+        send(at(7_000, new ScanEventBuilder("r").done(ItemKind.ENTITY_BATCH, 1, rows(0, 200))));
+        assertThat(latest("r").getRowsPerSecond()).as("300 rows in 6 s").isCloseTo(50.0,
+                org.assertj.core.data.Offset.offset(1e-9));
+        send(at(12_000, new ScanEventBuilder("r").done(ItemKind.PARTITION_QUERY, 1, rows(0, 0))));
+        assertThat(latest("r").getRowsPerSecond()).as("no rows in 5 s: 0 rows in the 5 s window since 7 s")
+                .isCloseTo(0.0, org.assertj.core.data.Offset.offset(1e-9));
+        send(at(13_000, new ScanEventBuilder("r").done(ItemKind.PARTITION_QUERY, 1, rows(0, 60))
+                .emitted(ItemKind.ENTITY_BATCH)));
+        assertThat(latest("r").getRowsPerSecond()).as("the next rows count at once: 60 rows in the 6 s since 7 s")
+                .isCloseTo(10.0, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void writeRequestsAreCountedApartFromReads() {
+        send(at(1_000, new ScanEventBuilder("w").started(spec("w")).emitted(ItemKind.PREFIX_QUERY)));
+        send(at(2_000, new ScanEventBuilder("w").done(ItemKind.PREFIX_QUERY, 0, new ItemHandler.Result(List.of(), 10, 0, 3))
+                .emitted(ItemKind.ENTITY_BATCH).emitted(ItemKind.ENTITY_BATCH)));
+        send(at(3_000, new ScanEventBuilder("w").done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(List.of(), 0, 6, 1))
+                .done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(List.of(), 0, 4, 3))));
+        ScanStatus done = latest("w");
+        assertThat(done.getRequests()).isEqualTo(7);
+        assertThat(done.getWriteRequests()).as("one per batch, two more to create the missing table").isEqualTo(4);
+        var totals = new io.tablescan.progress.ScanTotals("w", done);
+        assertThat(totals.readRequests()).isEqualTo(3);
+        assertThat(totals.writeRequests()).isEqualTo(4);
     }
 }

@@ -1,0 +1,212 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablescan.progress.ScanFold;
+import io.tablescan.progress.ScanTotals;
+import io.tablescan.runtime.ItemHandler;
+import io.tablescan.runtime.ItemKind;
+import io.tablescan.runtime.ScanEventBuilder;
+import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanStatus;
+import io.tablescan.schema.ScanStrategy;
+import io.tablescan.schema.TableRef;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.TypeConversionException;
+
+/** What the person at the terminal sees while a scan runs and when it ends, on a fake clock. */
+class ProgressPrinterTest {
+    static final long T0 = 1_000_000;
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    final AtomicLong now = new AtomicLong(T0);
+
+    ProgressPrinter printer(boolean terminal) {
+        return new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), terminal, now::get);
+    }
+
+    String out() {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    static ScanSpec spec() {
+        ScanSpec spec = ScanSpecs.copy(new TableRef("source", "Packages"), new TableRef("destination", "PackagesCopy"),
+                1000, ScanStrategy.PREFIX);
+        spec.setScanId("s1");
+        spec.setCreatedAtMillis(T0);
+        return spec;
+    }
+
+    static ScanEvent at(long millis, ScanEventBuilder builder) {
+        ScanEvent event = builder.build();
+        event.setTimeMillis(millis);
+        return event;
+    }
+
+    /** A scan seeded at T0: the root read 1,000 rows in 41 pages, then 13 entity batches of 10 partitions. */
+    static ScanStatus running() {
+        ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("s1").started(spec()).emitted(ItemKind.PREFIX_QUERY)));
+        ScanEventBuilder root = new ScanEventBuilder("s1").done(ItemKind.PREFIX_QUERY, 0,
+                new ItemHandler.Result(List.of(), 1_000, 0, 41));
+        for (int i = 0; i < 13; i++) {
+            root.emitted(ItemKind.ENTITY_BATCH);
+        }
+        s = ScanFold.apply(s, at(T0 + 500, root));
+        ScanEventBuilder writes = new ScanEventBuilder("s1");
+        for (int i = 0; i < 8; i++) {
+            writes.done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(List.of(), 0, 60, 1));
+        }
+        return ScanFold.apply(s, at(T0 + 2_000, writes));
+    }
+
+    static ScanStatus completed(ScanStatus running) {
+        ScanEventBuilder writes = new ScanEventBuilder("s1");
+        for (int i = 0; i < 5; i++) {
+            writes.done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(List.of(), 0, 104, 1));
+        }
+        return ScanFold.apply(running, at(T0 + 3_000, writes));
+    }
+
+    @Test
+    void theBarEndsAt100PercentBeforeTheSummaryOfACompletedScan() {
+        ProgressPrinter printer = printer(true);
+        ScanStatus running = running();
+        printer.progress(new ScanTotals("s1", running));
+        assertThat(out()).contains("64%"); // 9 of 14 items
+
+        int code = printer.summary(new ScanTotals("s1", completed(running)));
+
+        assertThat(code).isZero();
+        String out = out();
+        String lastFrame = out.substring(out.lastIndexOf('\r'), out.indexOf("scan s1 completed"));
+        assertThat(lastFrame).contains("[########################] 100%").contains("1,000 rows").endsWith("\n");
+    }
+
+    @Test
+    void aRateShowsFromTheFirstSecondsOfACopy() {
+        printer(false).progress(new ScanTotals("s1", running()));
+        assertThat(out()).as("480 rows written 2 s after the seed").contains("480 rows, 240 rows/s");
+    }
+
+    @Test
+    void theSummaryTellsReadsFromWrites() {
+        printer(false).summary(new ScanTotals("s1", completed(running())));
+        assertThat(out()).contains("requests:      41 reads of the source, 13 writes to the destination;")
+                .doesNotContain("table reads");
+    }
+
+    @Test
+    void theClockRunsWhileNoLedgerRecordsTheScanAndWhileNoEventComes() {
+        ProgressPrinter printer = printer(false);
+        now.set(T0 + 12_000);
+        printer.progress(new ScanTotals("s1", null));
+        assertThat(out()).contains("waiting for a ledger to record scan s1... 0:12");
+
+        now.set(T0 + 65_000); // the last event came 2 s after the seed; a minute later nothing more came
+        printer.progress(new ScanTotals("s1", running()));
+        assertThat(out()).contains(", 1:05");
+    }
+
+    @Test
+    void onAClusterAMissingLedgerIsNamedOnceAfterAWhile() {
+        ProgressPrinter printer = printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092"));
+        ScanTotals unknown = new ScanTotals("s1", null);
+        now.set(T0 + 19_000);
+        printer.progress(unknown);
+        assertThat(out()).doesNotContain("no ledger");
+        now.set(T0 + 20_000);
+        printer.progress(unknown);
+        now.set(T0 + 25_000);
+        printer.progress(unknown);
+
+        assertThat(out()).contains("no ledger has recorded scan s1 in 20 s: is one running?")
+                .contains("`./tablescan ledger --kafka kafka1:9092`");
+        assertThat(out().split("no ledger has recorded", -1)).as("said once").hasSize(2);
+    }
+
+    @Test
+    void onAClusterAScanThatStopsMovingNamesTheWorkers() {
+        ProgressPrinter printer = printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092"));
+        ScanTotals stuck = new ScanTotals("s1", running());
+        now.set(T0 + 5_000);
+        printer.progress(stuck);
+        now.set(T0 + 34_000);
+        printer.progress(stuck);
+        assertThat(out()).doesNotContain("are workers running");
+        now.set(T0 + 35_000);
+        printer.progress(stuck);
+        assertThat(out()).contains("no item of scan s1 has finished in 30 s: are workers running?")
+                .contains("KAFKA_BOOTSTRAP_SERVERS=kafka1:9092 ./tablescan worker discovery");
+    }
+
+    @Test
+    void aLocalCopyNeverSuggestsStartingWorkers() {
+        ProgressPrinter printer = printer(false).hints(ProgressPrinter.Hints.inProcess(null));
+        now.set(T0 + 120_000);
+        printer.progress(new ScanTotals("s1", null));
+        printer.progress(new ScanTotals("s1", running()));
+        assertThat(out()).doesNotContain("is one running").doesNotContain("are workers running");
+    }
+
+    static ScanTotals failed() {
+        ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("s1").started(spec()).emitted(ItemKind.PREFIX_QUERY)));
+        s = ScanFold.apply(s, at(T0 + 500, new ScanEventBuilder("s1").done(ItemKind.PREFIX_QUERY, 0,
+                new ItemHandler.Result(List.of(), 10, 0, 1)).emitted(ItemKind.ENTITY_BATCH)));
+        return new ScanTotals("s1", ScanFold.apply(s, at(T0 + 900, new ScanEventBuilder("s1")
+                .failed(ItemKind.ENTITY_BATCH, "TableStoreException: HTTP 403"))));
+    }
+
+    @Test
+    void afterACopyOnTheEmbeddedBrokerTheHintIsToRunItAgain() {
+        int code = printer(false).hints(ProgressPrinter.Hints.inProcess(null)).summary(failed());
+        assertThat(code).isEqualTo(UserError.FAILED);
+        assertThat(out()).contains("1 failed items: fix the cause (errors above), then run the same copy again: it is "
+                + "idempotent").doesNotContain("tablescan failures").doesNotContain("tablescan retry");
+    }
+
+    @Test
+    void onAClusterTheHintsCommandsNameIt() {
+        printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092")).summary(failed());
+        assertThat(out()).contains("`tablescan failures s1 --kafka kafka1:9092`")
+                .contains("`tablescan retry s1 --kafka kafka1:9092 --wait`");
+    }
+
+    @Test
+    void anInterruptedCopySaysWhatTheDestinationHoldsAndHowToFinish() {
+        assertThat(ProgressPrinter.interrupted(new ScanTotals("s1", running()), spec()))
+                .isEqualTo("interrupted: table PackagesCopy holds part of the copy (480 rows written when stopped); "
+                        + "run the same copy again to finish it: it is idempotent");
+        assertThat(ProgressPrinter.interrupted(new ScanTotals("s1", null), spec()))
+                .isEqualTo("interrupted before the copy started: nothing was copied to table PackagesCopy");
+    }
+
+    @Test
+    void anInterruptEndsTheBarLine() {
+        ProgressPrinter printer = printer(true);
+        printer.progress(new ScanTotals("s1", running()));
+        printer.endLine();
+        printer.stopping();
+        assertThat(out()).matches("(?s)\r\\[.*\u001b\\[K\ninterrupted: cancelling the scan and stopping.*\n");
+    }
+
+    @Test
+    void timeoutsAreSecondsMinutesOrHours() {
+        var converter = new WaitOptions.DurationConverter();
+        assertThat(converter.convert("90s")).isEqualTo(Duration.ofSeconds(90));
+        assertThat(converter.convert("10m")).isEqualTo(Duration.ofMinutes(10));
+        assertThat(converter.convert("2h")).isEqualTo(Duration.ofHours(2));
+        for (String bad : new String[] {"10", "0s", "-5m", "1d", "s", "1.5h"}) {
+            assertThatThrownBy(() -> converter.convert(bad)).as(bad).isInstanceOf(TypeConversionException.class)
+                    .hasMessageContaining("(90s, 10m, 2h)");
+        }
+        assertThat(WaitOptions.text(Duration.ofSeconds(90))).isEqualTo("90s");
+        assertThat(WaitOptions.text(Duration.ofMinutes(10))).isEqualTo("10m");
+    }
+}
