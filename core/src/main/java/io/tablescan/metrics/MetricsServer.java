@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP endpoints of a worker or ledger process: {@code /metrics} (Prometheus text format),
@@ -28,6 +30,7 @@ import java.util.function.BooleanSupplier;
  * registry, so code that records them needs no reference to this server.
  */
 public final class MetricsServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MetricsServer.class);
     public static final String PORT = "TABLESCAN_METRICS_PORT";
     public static final String HOST = "TABLESCAN_METRICS_HOST";
     public static final int DEFAULT_PORT = 9400;
@@ -61,9 +64,19 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
-    /** Starts on {@code TABLESCAN_METRICS_HOST} (default all interfaces) and {@link #port}, or not at all. */
+    /**
+     * Starts on {@code TABLESCAN_METRICS_HOST} (default all interfaces) and {@link #port}, or not at all. When
+     * the port is not set and 9400 is taken (several workers on one machine, as the README starts them), any
+     * free port is used and logged; a port set explicitly must be free.
+     */
     public static Optional<MetricsServer> fromEnvironment(Map<String, String> env, Health health) {
-        Optional<Integer> port = port(env);
+        return fromEnvironment(env, health, DEFAULT_PORT);
+    }
+
+    /** As above, with {@code defaultPort} in place of 9400 (tests cannot count on 9400 being free). */
+    static Optional<MetricsServer> fromEnvironment(Map<String, String> env, Health health, int defaultPort) {
+        boolean explicit = !env.getOrDefault(PORT, "").isBlank();
+        Optional<Integer> port = explicit ? port(env) : Optional.of(defaultPort);
         if (port.isEmpty()) {
             return Optional.empty();
         }
@@ -71,8 +84,22 @@ public final class MetricsServer implements AutoCloseable {
         try {
             return Optional.of(start(host, port.get(), health));
         } catch (BindException e) {
+            if (!explicit) {
+                return Optional.of(anyFreePort(host, port.get(), health));
+            }
             throw new IllegalArgumentException("cannot listen on " + host + ":" + port.get() + " for metrics and health ("
                     + e.getMessage() + "): set " + PORT + " to a free port, 0, or off");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot start the metrics server: " + e.getMessage());
+        }
+    }
+
+    private static MetricsServer anyFreePort(String host, int taken, Health health) {
+        try {
+            MetricsServer server = start(host, 0, health);
+            LOG.info("metrics port {} is taken (another worker on this host?): metrics and health on port {}; set {} "
+                    + "to choose one", taken, server.port(), PORT);
+            return server;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot start the metrics server: " + e.getMessage());
         }
