@@ -35,7 +35,8 @@ final class CopyCommand implements Callable<Integer> {
     @Option(names = "--dest-account", description = "Or an account alias for the destination.")
     String destAccount;
 
-    @Option(names = "--kafka", description = "HOST:PORT of a Kafka cluster to use (default: an embedded broker).")
+    @Option(names = "--kafka", description = "HOST:PORT of a Kafka cluster to use (default: an embedded broker), in "
+            + "topics and groups of this copy's own, removed when it ends.")
     String kafka;
 
     @Mixin
@@ -46,6 +47,7 @@ final class CopyCommand implements Callable<Integer> {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
         scan.validPageSize();
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
         Accounts configured = Accounts.fromEnvironment(); // one store (and credential) per alias
         TableStore source = store(configured, "source", sourceConnectionString, sourceAccount);
         TableStore dest = destConnectionString == null && destAccount == null ? source
@@ -58,15 +60,17 @@ final class CopyCommand implements Callable<Integer> {
                     "cannot create the destination table " + destTable + ": " + e.getMessage());
         }
         if (kafka != null) {
-            Checks.kafkaReachable(KafkaSettings.of(kafka));
+            Checks.kafkaReachable(cluster);
         }
         Accounts accounts = new Accounts(name -> null).register("source", source).register("destination", dest);
         var spec = ScanSpecs.copy(new TableRef("source", sourceTable), new TableRef("destination", destTable), scan.pageSize,
                 scan.strategy);
         ProgressPrinter printer = new ProgressPrinter(System.out);
-        if (kafka != null) {
-            var outcome = CopyRun.run(kafka, accounts, spec, printer, Duration.ofDays(7));
-            return printer.summary(outcome.totals());
+        if (kafka != null) { // a namespace of its own: no other scan's items, and its items for no other worker
+            try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
+                var outcome = CopyRun.run(own.kafka(), accounts, spec, printer, Duration.ofDays(7));
+                return printer.summary(outcome.totals());
+            }
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             var outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofDays(7));
