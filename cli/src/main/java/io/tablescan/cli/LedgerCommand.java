@@ -43,6 +43,8 @@ final class LedgerCommand implements Callable<Integer> {
             ledger.close();
             throw new UserError(UserError.USAGE, e.getMessage());
         }
+        metrics.ifPresent(m -> LoggerFactory.getLogger(LedgerCommand.class).info("ledger: metrics and health on {}",
+                m.where())); // several on one host: each says where `tablescan health --port` finds it
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LoggerFactory.getLogger(LedgerCommand.class).info("ledger stopping");

@@ -21,8 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP endpoints of a worker or ledger process: {@code /metrics} (Prometheus text format),
@@ -30,7 +28,6 @@ import org.slf4j.LoggerFactory;
  * registry, so code that records them needs no reference to this server.
  */
 public final class MetricsServer implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(MetricsServer.class);
     public static final String PORT = "TABLESCAN_METRICS_PORT";
     public static final String HOST = "TABLESCAN_METRICS_HOST";
     public static final int DEFAULT_PORT = 9400;
@@ -38,6 +35,8 @@ public final class MetricsServer implements AutoCloseable {
     private final HttpServer server;
     private final PrometheusMeterRegistry registry;
     private final JvmGcMetrics gc = new JvmGcMetrics();
+    /** The default port that was taken when this server fell back to a free one, else 0. */
+    private int takenDefault;
 
     private MetricsServer(HttpServer server, PrometheusMeterRegistry registry) {
         this.server = server;
@@ -97,8 +96,7 @@ public final class MetricsServer implements AutoCloseable {
     private static MetricsServer anyFreePort(String host, int taken, Health health) {
         try {
             MetricsServer server = start(host, 0, health);
-            LOG.info("metrics port {} is taken (another worker on this host?): metrics and health on port {}; set {} "
-                    + "to choose one", taken, server.port(), PORT);
+            server.takenDefault = taken;
             return server;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot start the metrics server: " + e.getMessage());
@@ -127,6 +125,12 @@ public final class MetricsServer implements AutoCloseable {
 
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** Where it serves, for the one log line a process writes about it: the port, and why when not the default. */
+    public String where() {
+        return "port " + port() + (takenDefault == 0 ? ""
+                : " (" + takenDefault + " is taken; set " + PORT + " to choose one)");
     }
 
     private static void status(HttpExchange exchange, BooleanSupplier check) throws IOException {

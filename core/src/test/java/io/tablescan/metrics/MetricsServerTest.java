@@ -50,6 +50,9 @@ class MetricsServerTest {
                 MetricsServer second = MetricsServer.fromEnvironment(UNSET, UP, defaultPort).orElseThrow()) {
             assertThat(first.port()).isEqualTo(defaultPort);
             assertThat(second.port()).isNotEqualTo(defaultPort).isPositive();
+            assertThat(first.where()).isEqualTo("port " + defaultPort);
+            assertThat(second.where()).startsWith("port " + second.port() + " (" + defaultPort + " is taken")
+                    .doesNotContain("\n");
             assertThat(ready(first)).isEqualTo(200);
             assertThat(ready(second)).isEqualTo(200);
         }
