@@ -3,10 +3,14 @@ package io.tablescan.cli;
 import io.tablescan.runtime.KafkaSettings;
 import picocli.CommandLine.Option;
 
-/** Where the Kafka cluster is: --kafka, else KAFKA_BOOTSTRAP_SERVERS; other KAFKA_* variables pass through. */
+/**
+ * Where the Kafka cluster is: --kafka, else KAFKA_BOOTSTRAP_SERVERS; other KAFKA_* variables pass through, and
+ * TABLESCAN_NAMESPACE picks the deployment on that cluster.
+ */
 final class ClusterOptions {
     @Option(names = "--kafka", paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers (default: $KAFKA_BOOTSTRAP_SERVERS). KAFKA_* variables (TLS, SASL) apply.")
+            description = "Kafka bootstrap servers (default: $KAFKA_BOOTSTRAP_SERVERS). KAFKA_* variables (TLS, SASL) "
+                    + "and TABLESCAN_NAMESPACE (the deployment's topics and groups, default tablescan) apply.")
     String kafka;
 
     /** The cluster's settings, checked to be reachable. */
@@ -15,8 +19,17 @@ final class ClusterOptions {
         if (bootstrap == null || bootstrap.isBlank()) {
             throw new UserError(UserError.USAGE, "no Kafka cluster: pass --kafka HOST:PORT or set KAFKA_BOOTSTRAP_SERVERS");
         }
-        KafkaSettings settings = KafkaSettings.of(bootstrap, System.getenv());
+        KafkaSettings settings = environment(bootstrap);
         Checks.kafkaReachable(settings);
         return settings;
+    }
+
+    /** The KAFKA_* settings and the namespace from the environment, checked before anything connects. */
+    static KafkaSettings environment(String bootstrap) {
+        try {
+            return KafkaSettings.of(bootstrap, System.getenv());
+        } catch (IllegalArgumentException e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
+        }
     }
 }

@@ -41,8 +41,8 @@ final class CopyCommand implements Callable<Integer> {
             description = "Or an account alias for the destination (default: the source's account).")
     String destAccount;
 
-    @Option(names = "--kafka", paramLabel = "HOST:PORT",
-            description = "Bootstrap servers of a Kafka cluster to use (default: an embedded broker).")
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
+            + "(default: an embedded broker), in topics and groups of this copy's own, removed when it ends.")
     String kafka;
 
     @Mixin
@@ -54,6 +54,7 @@ final class CopyCommand implements Callable<Integer> {
         Checks.tableName("--dest-table", destTable);
         scan.validPageSize();
         Checks.bootstrapServers(kafka);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
         Accounts configured = Accounts.fromEnvironment(); // one store (and credential) per alias
         TableStore source = store(configured, "source", sourceConnectionString, sourceAccount);
         TableStore dest = destConnectionString == null && destAccount == null ? source
@@ -68,20 +69,23 @@ final class CopyCommand implements Callable<Integer> {
         }
         Checks.warnIfHoldsRows(dest, destTable, System.err);
         if (kafka != null) {
-            Checks.kafkaReachable(KafkaSettings.of(kafka));
+            Checks.kafkaReachable(cluster);
         }
         Accounts accounts = new Accounts(name -> null).register("source", source).register("destination", dest);
         var spec = ScanSpecs.copy(new TableRef("source", sourceTable), new TableRef("destination", destTable), scan.pageSize,
                 scan.strategy);
-        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.inProcess(kafka));
+        // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome;
-            if (kafka != null) {
-                outcome = CopyRun.run(kafka, accounts, spec, printer, Duration.ofDays(7), interrupt);
+            if (kafka != null) { // a namespace of its own: no other scan's items, and its items for no other worker
+                try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
+                    outcome = CopyRun.run(own.kafka(), accounts, spec, printer, Duration.ofDays(7), interrupt);
+                }
             } else {
                 try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-                    outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer, Duration.ofDays(7),
-                            interrupt);
+                    outcome = CopyRun.run(KafkaSettings.of(broker.bootstrapServers()), accounts, spec, printer,
+                            Duration.ofDays(7), interrupt);
                 }
             }
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted

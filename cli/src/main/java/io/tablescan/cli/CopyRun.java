@@ -21,14 +21,14 @@ final class CopyRun {
 
     static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Duration timeout) {
-        return run(bootstrapServers, accounts, spec, printer, timeout, Interrupt.never());
+        return run(KafkaSettings.of(bootstrapServers), accounts, spec, printer, timeout, Interrupt.never());
     }
 
-    static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
-            Duration timeout, Interrupt interrupt) {
+    static Outcome run(KafkaSettings kafka, Accounts accounts, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Interrupt interrupt) {
         WorkerSettings settings;
         try { // TABLESCAN_FAULT_RATE applies to local copies too, so anyone can watch retries at work
-            settings = WorkerSettings.local(bootstrapServers, accounts)
+            settings = WorkerSettings.local(kafka, accounts)
                     .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(System.getenv()));
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());

@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
@@ -47,7 +48,7 @@ final class DemoCommand implements Callable<Integer> {
             Accounts accounts = new Accounts(name -> null).register("local", store);
             var spec = ScanSpecs.copy(new TableRef("local", "demosource"), new TableRef("local", "democopy"), pageSize,
                     ScanStrategy.PREFIX);
-            CopyRun.Outcome outcome = CopyRun.run(broker.bootstrapServers(), accounts, spec, printer,
+            CopyRun.Outcome outcome = CopyRun.run(KafkaSettings.of(broker.bootstrapServers()), accounts, spec, printer,
                     Duration.ofHours(2), interrupt);
             if (outcome.interrupted()) {
                 throw interrupted(String.format("during the copy (%,d rows copied)", outcome.totals().rowsCopied()));

@@ -16,7 +16,7 @@ import picocli.CommandLine.Mixin;
 
 @Command(name = "ledger", mixinStandardHelpOptions = true,
         description = "Runs the scan ledger (Kafka Streams) until SIGTERM: folds every worker's scan events into one "
-                + "exact status per scan, published to the compacted topic " + Topics.SCANS + ". Run one or more "
+                + "exact status per scan, published to the compacted topic <namespace>.scans. Run one or more "
                 + "per cluster; `copy` and `demo` run their own.")
 final class LedgerCommand implements Callable<Integer> {
     @Mixin
@@ -33,7 +33,7 @@ final class LedgerCommand implements Callable<Integer> {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
         try (Admin admin = Admin.create(kafka.admin())) {
-            Topics.ensure(admin, partitions, Optional.empty(), Duration.ofSeconds(60));
+            Topics.ensure(admin, kafka.namespace(), partitions, Optional.empty(), Duration.ofSeconds(60));
         }
         ScanLedger ledger = ScanLedger.start(kafka);
         Optional<MetricsServer> metrics;
@@ -43,6 +43,8 @@ final class LedgerCommand implements Callable<Integer> {
             ledger.close();
             throw new UserError(UserError.USAGE, e.getMessage());
         }
+        metrics.ifPresent(m -> LoggerFactory.getLogger(LedgerCommand.class).info("ledger: metrics and health on {}",
+                m.where())); // several on one host: each says where `tablescan health --port` finds it
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LoggerFactory.getLogger(LedgerCommand.class).info("ledger stopping");

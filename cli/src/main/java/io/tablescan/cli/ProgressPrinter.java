@@ -18,16 +18,17 @@ final class ProgressPrinter {
     private final LongSupplier clock;
     private long sinceMillis;
     private boolean barShown;
-    private Hints hints = Hints.inProcess(null);
+    private Hints hints = Hints.local();
     private StallWatch stalls;
 
     /**
-     * Where the scan's workers run, for the hints: in this process (its embedded broker when {@code kafka} is
-     * null, else that cluster), or on a cluster, where a wait can stall for want of a ledger or workers.
+     * Where the scan's workers run, for the hints: in this process, whose record of the scan (an embedded
+     * broker, or a private namespace on a cluster) ends with it; or on the cluster {@code kafka}, where a wait
+     * can stall for want of a ledger or workers.
      */
     record Hints(String kafka, boolean inProcess) {
-        static Hints inProcess(String kafka) {
-            return new Hints(kafka, true);
+        static Hints local() {
+            return new Hints(null, true);
         }
 
         static Hints cluster(String kafka) {
@@ -164,16 +165,12 @@ final class ProgressPrinter {
         String id = t.scanId();
         String kafka = hints.kafka();
         String failed = String.format("%,d failed items", t.itemsFailed());
-        if (kafka == null) { // the embedded broker, and its record of the failures, ends with this command
+        if (hints.inProcess()) { // this command's record of the failures ends with it
             return failed + ": fix the cause (errors above), then run the same copy again: it is idempotent "
                     + "(rows already copied are rewritten, not duplicated)";
         }
         String failures = "`tablescan failures " + id + " --kafka " + kafka + "`";
         String retry = "`tablescan retry " + id + " --kafka " + kafka + " --wait`";
-        if (hints.inProcess()) { // this command's workers are gone: a retry needs workers running on the cluster
-            return failed + " are parked: see " + failures + "; after fixing the cause, run the same copy again "
-                    + "(it is idempotent), or " + retry + " where workers run on that cluster";
-        }
         return failed + " are parked: see " + failures + ", then after fixing the cause " + retry;
     }
 

@@ -66,7 +66,7 @@ final class StartCommand implements Callable<Integer> {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), destTable, System.err);
         }
         try (Admin admin = Admin.create(settings.admin())) {
-            Topics.ensure(admin, topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
+            Topics.ensure(admin, settings.namespace(), topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
         }
         var spec = ScanSpecs.copy(new TableRef(sourceAccount, sourceTable), new TableRef(destAccount, destTable),
                 scan.pageSize, scan.strategy);

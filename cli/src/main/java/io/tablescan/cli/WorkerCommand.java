@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import io.tablescan.copy.CopyWorker;
 import io.tablescan.discovery.DiscoveryWorker;
 import io.tablescan.partition.PartitionWorker;
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.WorkerLauncher;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "worker", mixinStandardHelpOptions = true,
         description = "Runs one worker until SIGTERM, configured by environment variables (KAFKA_BOOTSTRAP_SERVERS, "
-                + "TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING or _ENDPOINT with _SAS_TOKEN or Entra ID, TABLESCAN_METRICS_PORT, ...).")
+                + "TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING or _ENDPOINT with _SAS_TOKEN or Entra ID, TABLESCAN_NAMESPACE, TABLESCAN_METRICS_PORT, ...).")
 final class WorkerCommand implements Callable<Integer> {
     enum Kind {
         discovery(DiscoveryWorker.NAME, DiscoveryWorker.INPUT),
@@ -18,9 +19,9 @@ final class WorkerCommand implements Callable<Integer> {
         copy(CopyWorker.NAME, CopyWorker.INPUT);
 
         final String worker;
-        final String input;
+        final ItemKind input;
 
-        Kind(String worker, String input) {
+        Kind(String worker, ItemKind input) {
             this.worker = worker;
             this.input = input;
         }

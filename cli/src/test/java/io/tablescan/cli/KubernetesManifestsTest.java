@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.metrics.MetricsServer;
+import io.tablescan.runtime.Namespace;
 import io.tablescan.runtime.Settings;
 import io.tablescan.runtime.WorkerRuntime;
 import java.io.IOException;
@@ -101,6 +102,8 @@ class KubernetesManifestsTest {
     void eachWorkerIsAStatefulSetWithStaticMembershipAndAScaledObjectOnItsOwnGroupAndTopic() throws IOException {
         List<Map<String, Object>> docs = documents(BASE);
         int partitions = Integer.parseInt(baseConfig().get("TABLESCAN_TOPIC_PARTITIONS"));
+        // KEDA must watch the groups and topics of the namespace the pods use.
+        Namespace namespace = Namespace.fromEnvironment(baseConfig());
         for (WorkerCommand.Kind kind : WorkerCommand.Kind.values()) {
             Map<String, Object> set = ofKind(docs, "StatefulSet").stream()
                     .filter(s -> name(s).equals(kind.worker + "-worker")).findFirst().orElseThrow();
@@ -115,8 +118,8 @@ class KubernetesManifestsTest {
             Map<String, Object> trigger = ((List<Map<String, Object>>) at(scaled, "spec").get("triggers")).get(0);
             assertThat(trigger.get("type")).isEqualTo("kafka");
             Map<String, Object> meta = (Map<String, Object>) trigger.get("metadata");
-            assertThat(meta.get("consumerGroup")).isEqualTo(WorkerRuntime.groupId(kind.worker));
-            assertThat(meta.get("topic")).isEqualTo(kind.input);
+            assertThat(meta.get("consumerGroup")).isEqualTo(WorkerRuntime.groupId(namespace, kind.worker));
+            assertThat(meta.get("topic")).isEqualTo(namespace.topic(kind.input));
             assertThat(meta.get("bootstrapServers")).isEqualTo(baseConfig().get("KAFKA_BOOTSTRAP_SERVERS"));
             assertThat((Integer) at(scaled, "spec").get("maxReplicaCount")).as("replicas beyond partitions idle")
                     .isBetween(1, partitions);

@@ -104,7 +104,7 @@ class PoisonInputIT {
 
     static void send(KafkaProducer<byte[], byte[]> producer, AvroSingleObjectSerializer avro,
             org.apache.avro.specific.SpecificRecord item) {
-        String topic = io.tablescan.runtime.ItemKind.of(item).topic;
+        String topic = io.tablescan.runtime.Namespace.DEFAULT.topic(io.tablescan.runtime.ItemKind.of(item));
         producer.send(new ProducerRecord<>(topic, io.tablescan.runtime.ItemKind.key(item), avro.serialize(topic, item)));
     }
 

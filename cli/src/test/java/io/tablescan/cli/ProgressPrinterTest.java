@@ -148,7 +148,7 @@ class ProgressPrinterTest {
 
     @Test
     void aLocalCopyNeverSuggestsStartingWorkers() {
-        ProgressPrinter printer = printer(false).hints(ProgressPrinter.Hints.inProcess(null));
+        ProgressPrinter printer = printer(false).hints(ProgressPrinter.Hints.local());
         now.set(T0 + 120_000);
         printer.progress(new ScanTotals("s1", null));
         printer.progress(new ScanTotals("s1", running()));
@@ -165,7 +165,7 @@ class ProgressPrinterTest {
 
     @Test
     void afterACopyOnTheEmbeddedBrokerTheHintIsToRunItAgain() {
-        int code = printer(false).hints(ProgressPrinter.Hints.inProcess(null)).summary(failed());
+        int code = printer(false).hints(ProgressPrinter.Hints.local()).summary(failed());
         assertThat(code).isEqualTo(UserError.FAILED);
         assertThat(out()).contains("1 failed items: fix the cause (errors above), then run the same copy again: it is "
                 + "idempotent").doesNotContain("tablescan failures").doesNotContain("tablescan retry");

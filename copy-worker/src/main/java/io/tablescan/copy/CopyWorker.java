@@ -1,7 +1,7 @@
 package io.tablescan.copy;
 
 import io.tablescan.runtime.ItemThreads;
-import io.tablescan.runtime.Topics;
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
@@ -10,7 +10,7 @@ import io.tablescan.schema.EntityBatch;
 /** copy-worker: consumes entity batches and writes them to the scan's destination table. */
 public final class CopyWorker {
     public static final String NAME = "copy";
-    public static final String INPUT = Topics.ENTITY_BATCHES;
+    public static final ItemKind INPUT = ItemKind.ENTITY_BATCH;
 
     static final int MAX_POLL_RECORDS = 500;
 

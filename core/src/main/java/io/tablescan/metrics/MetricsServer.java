@@ -35,6 +35,8 @@ public final class MetricsServer implements AutoCloseable {
     private final HttpServer server;
     private final PrometheusMeterRegistry registry;
     private final JvmGcMetrics gc = new JvmGcMetrics();
+    /** The default port that was taken when this server fell back to a free one, else 0. */
+    private int takenDefault;
 
     private MetricsServer(HttpServer server, PrometheusMeterRegistry registry) {
         this.server = server;
@@ -61,9 +63,19 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
-    /** Starts on {@code TABLESCAN_METRICS_HOST} (default all interfaces) and {@link #port}, or not at all. */
+    /**
+     * Starts on {@code TABLESCAN_METRICS_HOST} (default all interfaces) and {@link #port}, or not at all. When
+     * the port is not set and 9400 is taken (several workers on one machine, as the README starts them), any
+     * free port is used and logged; a port set explicitly must be free.
+     */
     public static Optional<MetricsServer> fromEnvironment(Map<String, String> env, Health health) {
-        Optional<Integer> port = port(env);
+        return fromEnvironment(env, health, DEFAULT_PORT);
+    }
+
+    /** As above, with {@code defaultPort} in place of 9400 (tests cannot count on 9400 being free). */
+    static Optional<MetricsServer> fromEnvironment(Map<String, String> env, Health health, int defaultPort) {
+        boolean explicit = !env.getOrDefault(PORT, "").isBlank();
+        Optional<Integer> port = explicit ? port(env) : Optional.of(defaultPort);
         if (port.isEmpty()) {
             return Optional.empty();
         }
@@ -71,8 +83,21 @@ public final class MetricsServer implements AutoCloseable {
         try {
             return Optional.of(start(host, port.get(), health));
         } catch (BindException e) {
+            if (!explicit) {
+                return Optional.of(anyFreePort(host, port.get(), health));
+            }
             throw new IllegalArgumentException("cannot listen on " + host + ":" + port.get() + " for metrics and health ("
                     + e.getMessage() + "): set " + PORT + " to a free port, 0, or off");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot start the metrics server: " + e.getMessage());
+        }
+    }
+
+    private static MetricsServer anyFreePort(String host, int taken, Health health) {
+        try {
+            MetricsServer server = start(host, 0, health);
+            server.takenDefault = taken;
+            return server;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot start the metrics server: " + e.getMessage());
         }
@@ -100,6 +125,12 @@ public final class MetricsServer implements AutoCloseable {
 
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** Where it serves, for the one log line a process writes about it: the port, and why when not the default. */
+    public String where() {
+        return "port " + port() + (takenDefault == 0 ? ""
+                : " (" + takenDefault + " is taken; set " + PORT + " to choose one)");
     }
 
     private static void status(HttpExchange exchange, BooleanSupplier check) throws IOException {

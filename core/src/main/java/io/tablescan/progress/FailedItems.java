@@ -41,13 +41,13 @@ public final class FailedItems implements AutoCloseable {
         this.kafka = kafka;
         this.scanId = scanId;
         // The group only stores how far retries of this scan have gone; it never joins (partitions are assigned).
-        Properties props = kafka.consumer(retryGroup(scanId), 500);
+        Properties props = kafka.consumer(retryGroup(), 500);
         props.remove("group.protocol");
         this.consumer = new KafkaConsumer<>(props);
     }
 
-    static String retryGroup(String scanId) {
-        return "tablescan-retry-" + scanId;
+    private String retryGroup() {
+        return kafka.namespace().group("retry-" + scanId);
     }
 
     /** Every parked item of the scan, in topic order. */
@@ -67,7 +67,7 @@ public final class FailedItems implements AutoCloseable {
         }
         Serializer<SpecificRecord> serializer = kafka.valueSerializer();
         ScanEventBuilder event = new ScanEventBuilder(scanId);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producer(retryGroup(scanId)))) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producer(retryGroup()))) {
             producer.initTransactions(); // the same transactional id fences a concurrent retry of this scan
             producer.beginTransaction();
             for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -79,13 +79,14 @@ public final class FailedItems implements AutoCloseable {
                     }
                 }
                 producer.send(again);
-                event.retried(ItemKind.ofTopic(topic));
+                event.retried(kafka.namespace().kindOf(topic));
             }
-            producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS, scanId.getBytes(StandardCharsets.UTF_8),
-                    serializer.serialize(Topics.SCAN_EVENTS, event.build())));
+            String events = kafka.namespace().scanEvents();
+            producer.send(new ProducerRecord<>(events, scanId.getBytes(StandardCharsets.UTF_8),
+                    serializer.serialize(events, event.build())));
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             ends.forEach((tp, end) -> offsets.put(tp, new OffsetAndMetadata(end)));
-            producer.sendOffsetsToTransaction(offsets, new ConsumerGroupMetadata(retryGroup(scanId)));
+            producer.sendOffsetsToTransaction(offsets, new ConsumerGroupMetadata(retryGroup()));
             producer.commitTransaction();
             producer.close(Duration.ofSeconds(10));
         }
@@ -98,7 +99,7 @@ public final class FailedItems implements AutoCloseable {
 
     /** Reads the dead letters of this scan from the start ({@code all}) or from the retry position, to the end. */
     private Map<TopicPartition, Long> read(boolean all, List<Failure> failures, List<ConsumerRecord<byte[], byte[]>> records) {
-        List<TopicPartition> partitions = Topics.partitions(consumer, Topics.DEAD_LETTERS);
+        List<TopicPartition> partitions = Topics.partitions(consumer, kafka.namespace().deadLetters());
         consumer.assign(partitions);
         Map<TopicPartition, OffsetAndMetadata> retriedUpTo = consumer.committed(new java.util.HashSet<>(partitions));
         consumer.seekToBeginning(partitions);
@@ -113,7 +114,7 @@ public final class FailedItems implements AutoCloseable {
             TopicPartition tp = new TopicPartition(record.topic(), record.partition());
             if (record.offset() >= ends.get(tp) // a later letter belongs to the next retry
                     || !scanId.equals(DeadLetters.header(record.headers(), DeadLetters.SCAN_ID))
-                    || ItemKind.ofTopic(DeadLetters.header(record.headers(), DeadLetters.ORIGINAL_TOPIC)) == null) {
+                    || kafka.namespace().kindOf(DeadLetters.header(record.headers(), DeadLetters.ORIGINAL_TOPIC)) == null) {
                 return;
             }
             OffsetAndMetadata committed = retriedUpTo.get(tp);

@@ -2,7 +2,6 @@ package io.tablescan.progress;
 
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.ScanEventBuilder;
-import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanControl;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,13 +22,15 @@ public final class ScanCanceller {
         Serializer<SpecificRecord> serializer = kafka.valueSerializer();
         byte[] key = scanId.getBytes(StandardCharsets.UTF_8);
         try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(kafka.producer("tablescan-cancel-" + UUID.randomUUID()))) {
+                new KafkaProducer<>(kafka.producer(kafka.namespace().group("cancel-" + UUID.randomUUID())))) {
             producer.initTransactions();
             producer.beginTransaction();
             var control = new ScanControl(scanId, true, System.currentTimeMillis());
-            producer.send(new ProducerRecord<>(Topics.SCAN_CONTROL, key, serializer.serialize(Topics.SCAN_CONTROL, control)));
+            String controls = kafka.namespace().scanControl();
+            String events = kafka.namespace().scanEvents();
+            producer.send(new ProducerRecord<>(controls, key, serializer.serialize(controls, control)));
             var event = new ScanEventBuilder(scanId).cancelled().build();
-            producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS, key, serializer.serialize(Topics.SCAN_EVENTS, event)));
+            producer.send(new ProducerRecord<>(events, key, serializer.serialize(events, event)));
             producer.commitTransaction();
             producer.close(Duration.ofSeconds(10));
         }

@@ -4,7 +4,6 @@ import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.ScanEventBuilder;
-import io.tablescan.runtime.Topics;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
 import java.nio.charset.StandardCharsets;
@@ -23,14 +22,15 @@ public final class ScanStarter {
         Serializer<SpecificRecord> serializer = kafka.valueSerializer();
         PrefixQuery root = WorkItems.root(spec);
         try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(kafka.producer("tablescan-start-" + UUID.randomUUID()))) {
+                new KafkaProducer<>(kafka.producer(kafka.namespace().group("start-" + UUID.randomUUID())))) {
             producer.initTransactions();
             producer.beginTransaction();
-            producer.send(new ProducerRecord<>(Topics.PREFIX_QUERIES, ItemKind.key(root),
-                    serializer.serialize(Topics.PREFIX_QUERIES, root)));
+            String items = kafka.namespace().prefixQueries();
+            String events = kafka.namespace().scanEvents();
+            producer.send(new ProducerRecord<>(items, ItemKind.key(root), serializer.serialize(items, root)));
             var event = new ScanEventBuilder(spec.getScanId()).started(spec).emitted(ItemKind.PREFIX_QUERY).build();
-            producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS, spec.getScanId().getBytes(StandardCharsets.UTF_8),
-                    serializer.serialize(Topics.SCAN_EVENTS, event)));
+            producer.send(new ProducerRecord<>(events, spec.getScanId().getBytes(StandardCharsets.UTF_8),
+                    serializer.serialize(events, event)));
             producer.commitTransaction();
             producer.close(Duration.ofSeconds(10));
         }

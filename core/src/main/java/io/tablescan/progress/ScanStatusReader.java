@@ -27,10 +27,12 @@ import org.apache.kafka.common.utils.Utils;
 public final class ScanStatusReader implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Deserializer<SpecificRecord> deserializer;
+    private final String scans;
 
     public ScanStatusReader(KafkaSettings kafka) {
         this.consumer = new KafkaConsumer<>(kafka.reader());
         this.deserializer = kafka.valueDeserializer();
+        this.scans = kafka.namespace().scans();
     }
 
     /** The scan's latest status, or a view with no status when the ledger has no record of it. */
@@ -41,7 +43,7 @@ public final class ScanStatusReader implements AutoCloseable {
 
     /** Every scan the ledger knows, most recently started first. */
     public List<ScanTotals> all() {
-        List<TopicPartition> partitions = Topics.partitions(consumer, Topics.SCANS);
+        List<TopicPartition> partitions = Topics.partitions(consumer, scans);
         List<ScanTotals> scans = new ArrayList<>();
         readToEnd(partitions).forEach((id, status) -> scans.add(new ScanTotals(id, status)));
         scans.sort(Comparator.comparingLong((ScanTotals t) -> t.status().getStartMillis()).reversed());
@@ -74,12 +76,12 @@ public final class ScanStatusReader implements AutoCloseable {
 
     private TopicPartition partitionOf(String scanId) {
         // The ledger keys statuses by scan id with the default partitioner.
-        int partitions = Topics.partitions(consumer, Topics.SCANS).size();
+        int partitions = Topics.partitions(consumer, scans).size();
         if (partitions == 0) {
-            throw new NoLedgerTopicException("topic " + Topics.SCANS + " does not exist");
+            throw new NoLedgerTopicException("topic " + scans + " does not exist");
         }
         int partition = Utils.toPositive(Utils.murmur2(scanId.getBytes(StandardCharsets.UTF_8))) % partitions;
-        return new TopicPartition(Topics.SCANS, partition);
+        return new TopicPartition(scans, partition);
     }
 
     private Map<String, ScanStatus> readToEnd(List<TopicPartition> partitions) {

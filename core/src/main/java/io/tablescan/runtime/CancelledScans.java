@@ -23,11 +23,13 @@ public final class CancelledScans implements AutoCloseable {
 
     private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
     private final KafkaConsumer<byte[], byte[]> consumer;
+    private final String topic;
     private final Deserializer<SpecificRecord> deserializer;
     private final Thread thread;
 
     private CancelledScans(KafkaSettings kafka) {
         this.consumer = new KafkaConsumer<>(kafka.reader());
+        this.topic = kafka.namespace().scanControl();
         this.deserializer = kafka.valueDeserializer();
         this.thread = Thread.ofPlatform().name("cancelled-scans").daemon().unstarted(this::follow);
     }
@@ -45,7 +47,7 @@ public final class CancelledScans implements AutoCloseable {
 
     private void follow() {
         try {
-            List<TopicPartition> partitions = Topics.partitions(consumer, Topics.SCAN_CONTROL);
+            List<TopicPartition> partitions = Topics.partitions(consumer, topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (!Thread.currentThread().isInterrupted()) {
@@ -56,7 +58,7 @@ public final class CancelledScans implements AutoCloseable {
         } catch (WakeupException e) {
             // closing
         } catch (RuntimeException e) {
-            LOG.error("stopped following {}: cancels will not be seen by this worker ({})", Topics.SCAN_CONTROL, e.toString());
+            LOG.error("stopped following {}: cancels will not be seen by this worker ({})", topic, e.toString());
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }

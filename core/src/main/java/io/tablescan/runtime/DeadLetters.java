@@ -18,10 +18,11 @@ public final class DeadLetters {
 
     private DeadLetters() {}
 
-    public static ProducerRecord<byte[], byte[]> of(ConsumerRecord<byte[], byte[]> record, String scanId, Throwable error,
-            int attempts, String worker) {
+    /** The dead letter of a record, for the dead-letter topic of the worker's namespace. */
+    public static ProducerRecord<byte[], byte[]> of(Namespace namespace, ConsumerRecord<byte[], byte[]> record,
+            String scanId, Throwable error, int attempts, String worker) {
         ProducerRecord<byte[], byte[]> letter =
-                new ProducerRecord<>(Topics.DEAD_LETTERS, null, record.key(), record.value(), record.headers());
+                new ProducerRecord<>(namespace.deadLetters(), null, record.key(), record.value(), record.headers());
         Headers headers = letter.headers();
         put(headers, SCAN_ID, scanId == null ? "" : scanId);
         put(headers, ORIGINAL_TOPIC, record.topic());

@@ -7,26 +7,20 @@ import io.tablescan.schema.ScanSpec;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 
-/** The three kinds of work item: where each is sent, how it is keyed, what it carries. */
+/**
+ * The three kinds of work item: where each is sent ({@link Namespace#topic(ItemKind)}), how it is keyed, what
+ * it carries.
+ */
 public enum ItemKind {
-    PREFIX_QUERY(Topics.PREFIX_QUERIES),
-    PARTITION_QUERY(Topics.PARTITION_QUERIES),
-    ENTITY_BATCH(Topics.ENTITY_BATCHES);
+    PREFIX_QUERY("prefix-queries"),
+    PARTITION_QUERY("partition-queries"),
+    ENTITY_BATCH("entity-batches");
 
-    public final String topic;
+    /** The topic's name within a namespace. */
+    final String role;
 
-    ItemKind(String topic) {
-        this.topic = topic;
-    }
-
-    /** The kind of item an input topic carries, or null for other topics. */
-    public static ItemKind ofTopic(String topic) {
-        for (ItemKind kind : values()) {
-            if (kind.topic.equals(topic)) {
-                return kind;
-            }
-        }
-        return null;
+    ItemKind(String role) {
+        this.role = role;
     }
 
     public static ItemKind of(SpecificRecord item) {

@@ -29,6 +29,7 @@ final class ItemProcessor<T extends SpecificRecord> {
     }
 
     private final String worker;
+    private final Namespace namespace;
     private final ItemHandler<T> handler;
     private final Serializer<SpecificRecord> serializer;
     private final Deserializer<SpecificRecord> deserializer;
@@ -36,10 +37,11 @@ final class ItemProcessor<T extends SpecificRecord> {
     private final AtomicInteger handling;
     private final Predicate<String> cancelled;
 
-    ItemProcessor(String worker, ItemHandler<T> handler, Serializer<SpecificRecord> serializer,
+    ItemProcessor(String worker, Namespace namespace, ItemHandler<T> handler, Serializer<SpecificRecord> serializer,
             Deserializer<SpecificRecord> deserializer, int maxInFlight, Predicate<String> cancelled) {
         this.cancelled = cancelled;
         this.worker = worker;
+        this.namespace = namespace;
         this.handler = handler;
         this.serializer = serializer;
         this.deserializer = deserializer;
@@ -58,7 +60,7 @@ final class ItemProcessor<T extends SpecificRecord> {
             item = handler.type().cast(decoded);
         } catch (RuntimeException e) {
             // Belongs to no scan we can name: parked, not counted.
-            return new Outcome(List.of(DeadLetters.of(record, null, e, 1, worker)), null, null, 0, null, null, null);
+            return new Outcome(List.of(DeadLetters.of(namespace, record, null, e, 1, worker)), null, null, 0, null, null, null);
         }
         ScanSpec spec = ItemKind.spec(item);
         ItemKind kind = ItemKind.of(item);
@@ -71,7 +73,7 @@ final class ItemProcessor<T extends SpecificRecord> {
             ItemHandler.Result result = handleBounded(item);
             List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(result.emitted().size());
             for (SpecificRecord emitted : result.emitted()) {
-                String topic = ItemKind.of(emitted).topic;
+                String topic = namespace.topic(ItemKind.of(emitted));
                 byte[] value = serializer.serialize(topic, emitted);
                 if (value.length > Topics.MAX_MESSAGE_BYTES - 65_536) {
                     throw new IllegalStateException("an emitted " + ItemKind.of(emitted) + " is too large: " + value.length + " bytes");
@@ -87,7 +89,7 @@ final class ItemProcessor<T extends SpecificRecord> {
             // A broken dependency (LinkageError) fails the item, not the worker thread: parked, counted, visible.
             int attempts = e instanceof FailedRequestException f ? f.attempts() : 1;
             String error = e.getClass().getSimpleName() + ": " + e.getMessage();
-            return new Outcome(List.of(DeadLetters.of(record, spec.getScanId(), e, attempts, worker)),
+            return new Outcome(List.of(DeadLetters.of(namespace, record, spec.getScanId(), e, attempts, worker)),
                     spec.getScanId(), kind, ItemKind.depth(item), null, error, RetryingTableStore.takeThreadCounts());
         }
     }

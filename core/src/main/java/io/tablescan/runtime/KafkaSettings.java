@@ -13,7 +13,9 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * Kafka client settings. Every environment variable {@code KAFKA_<NAME>} becomes the client property
  * {@code <name>} with underscores as dots ({@code KAFKA_SECURITY_PROTOCOL=SASL_SSL} sets
- * {@code security.protocol}), so TLS, SASL and any other client setting pass through unchanged.
+ * {@code security.protocol}), so TLS, SASL and any other client setting pass through unchanged. The
+ * {@link Namespace} ({@code TABLESCAN_NAMESPACE}) names this deployment's topics, groups and transactional ids
+ * on the cluster, so every client of the deployment gets both from here.
  */
 public final class KafkaSettings {
     /** Conventional variables of Kafka's own scripts, not client settings. */
@@ -24,9 +26,11 @@ public final class KafkaSettings {
     static final String GROUP_INSTANCE_ID = "group.instance.id";
 
     private final Properties common;
+    private final Namespace namespace;
 
-    private KafkaSettings(Properties common) {
+    private KafkaSettings(Properties common, Namespace namespace) {
         this.common = common;
+        this.namespace = namespace;
     }
 
     /** True for an environment variable that becomes a Kafka client setting. */
@@ -44,10 +48,10 @@ public final class KafkaSettings {
         if (!props.containsKey("bootstrap.servers")) {
             throw new IllegalArgumentException("KAFKA_BOOTSTRAP_SERVERS is not set");
         }
-        return new KafkaSettings(props);
+        return new KafkaSettings(props, Namespace.fromEnvironment(env));
     }
 
-    /** The {@code KAFKA_*} settings of {@code env} (TLS, SASL, ...) with the given bootstrap servers. */
+    /** The {@code KAFKA_*} settings and namespace of {@code env} (TLS, SASL, ...) with the given bootstrap servers. */
     public static KafkaSettings of(String bootstrapServers, Map<String, String> env) {
         Map<String, String> merged = new java.util.HashMap<>(env);
         merged.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
@@ -57,7 +61,18 @@ public final class KafkaSettings {
     public static KafkaSettings of(String bootstrapServers) {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrapServers);
-        return new KafkaSettings(props);
+        return new KafkaSettings(props, Namespace.DEFAULT);
+    }
+
+    /** The same cluster and client settings, with the names of another deployment. */
+    public KafkaSettings withNamespace(Namespace other) {
+        Properties props = new Properties();
+        props.putAll(common);
+        return new KafkaSettings(props, other);
+    }
+
+    public Namespace namespace() {
+        return namespace;
     }
 
     public String bootstrapServers() {

@@ -15,21 +15,20 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** The pipeline's topics. Every worker and the tool create them if missing, with the same settings. */
+/**
+ * The pipeline's topics. Every worker and the tool create them if missing, with the same settings. Their names
+ * depend on the deployment's {@link Namespace}; the constants here are those of the default namespace, for
+ * tests and tools that use it, never for code that serves any namespace.
+ */
 public final class Topics {
-    public static final String PREFIX_QUERIES = "tablescan.prefix-queries";
-    public static final String PARTITION_QUERIES = "tablescan.partition-queries";
-    public static final String ENTITY_BATCHES = "tablescan.entity-batches";
-    public static final String SCAN_EVENTS = "tablescan.scan-events";
-    public static final String DEAD_LETTERS = "tablescan.dead-letters";
-    /** The ledger's output: the latest {@code ScanStatus} of every scan, keyed by scan id. */
-    public static final String SCANS = "tablescan.scans";
-    /** Operators' instructions ({@code ScanControl}, e.g. cancel), keyed by scan id; every worker follows it. */
-    public static final String SCAN_CONTROL = "tablescan.scan-control";
-    public static final List<String> ALL =
-            List.of(PREFIX_QUERIES, PARTITION_QUERIES, ENTITY_BATCHES, SCAN_EVENTS, DEAD_LETTERS, SCANS, SCAN_CONTROL);
-    /** Topics that keep only the latest record per key. */
-    public static final List<String> COMPACTED = List.of(SCANS, SCAN_CONTROL);
+    public static final String PREFIX_QUERIES = Namespace.DEFAULT.prefixQueries();
+    public static final String PARTITION_QUERIES = Namespace.DEFAULT.partitionQueries();
+    public static final String ENTITY_BATCHES = Namespace.DEFAULT.entityBatches();
+    public static final String SCAN_EVENTS = Namespace.DEFAULT.scanEvents();
+    public static final String DEAD_LETTERS = Namespace.DEFAULT.deadLetters();
+    public static final String SCANS = Namespace.DEFAULT.scans();
+    public static final String SCAN_CONTROL = Namespace.DEFAULT.scanControl();
+    public static final List<String> ALL = Namespace.DEFAULT.topics();
 
     /** Room for an entity batch near the service's 4 MiB transaction limit, with Avro and header overhead. */
     public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -57,11 +56,12 @@ public final class Topics {
      * Creates the missing topics, then waits until every partition answers a offset query: producing right
      * after creation can hit KAFKA-15591 (endless OutOfOrderSequenceException, dropped batches).
      */
-    public static void ensure(Admin admin, int partitions, java.util.Optional<Short> replication, Duration deadline) {
+    public static void ensure(Admin admin, Namespace namespace, int partitions, java.util.Optional<Short> replication,
+            Duration deadline) {
         List<NewTopic> topics = new ArrayList<>();
-        for (String name : ALL) {
+        for (String name : namespace.topics()) {
             NewTopic topic = new NewTopic(name, java.util.Optional.of(partitions), replication);
-            topic.configs(COMPACTED.contains(name)
+            topic.configs(namespace.compacted().contains(name)
                     ? Map.of("cleanup.policy", "compact", "segment.ms", "3600000", "min.cleanable.dirty.ratio", "0.1")
                     : Map.of("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES)));
             topics.add(topic);
@@ -81,7 +81,7 @@ public final class Topics {
         long end = System.nanoTime() + deadline.toNanos();
         while (true) {
             try {
-                Map<String, TopicDescription> described = admin.describeTopics(ALL).allTopicNames().get();
+                Map<String, TopicDescription> described = admin.describeTopics(namespace.topics()).allTopicNames().get();
                 Map<TopicPartition, OffsetSpec> request = described.values().stream()
                         .flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
                         .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));

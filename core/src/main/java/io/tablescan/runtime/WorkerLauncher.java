@@ -39,7 +39,7 @@ public final class WorkerLauncher {
             runtime.close();
             return 2;
         }
-        metrics.ifPresent(m -> LOG.info("{} worker: metrics and health on port {}", name, m.port()));
+        metrics.ifPresent(m -> LOG.info("{} worker: metrics and health on {}", name, m.where()));
         // Graceful stop: commit the batch in hand, leave the group, exit.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("{} worker stopping", name);

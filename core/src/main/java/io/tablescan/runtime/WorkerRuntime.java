@@ -60,6 +60,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private record Completion(TopicPartition tp, PartitionProgress partition, long offset, ItemProcessor.Outcome outcome) {}
 
     private final String worker;
+    private final Namespace namespace;
     private final String inputTopic;
     private final Consumer<byte[], byte[]> consumer;
     private final Supplier<Producer<byte[], byte[]>> producers;
@@ -85,40 +86,42 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final PendingCommit pending = new PendingCommit();
     private Producer<byte[], byte[]> producer;
 
-    public WorkerRuntime(String worker, String inputTopic, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
+    public WorkerRuntime(String worker, Namespace namespace, ItemKind input, ItemHandler<T> handler,
+            Consumer<byte[], byte[]> consumer,
             Supplier<Producer<byte[], byte[]>> producers, Serializer<SpecificRecord> serializer,
             Deserializer<SpecificRecord> deserializer, int maxInFlight, ItemThreads itemThreads,
             Predicate<String> cancelled, AutoCloseable cancelFollower) {
         this.worker = worker;
         this.executor = Executors.newThreadPerTaskExecutor(itemThreads.factory(worker));
         this.cancelFollower = cancelFollower;
-        this.inputTopic = inputTopic;
+        this.namespace = namespace;
+        this.inputTopic = namespace.topic(input);
         this.consumer = consumer;
         this.partitions = new AssignedPartitions(consumer);
         this.producers = producers;
         this.serializer = serializer;
-        this.processor = new ItemProcessor<>(worker, handler, serializer, deserializer, maxInFlight, cancelled);
+        this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, deserializer, maxInFlight, cancelled);
         this.maxInHand = 2 * maxInFlight; // enough to keep every slot busy while finished work commits
-        this.meters = new WorkerMeters(worker, ItemKind.ofTopic(inputTopic));
+        this.meters = new WorkerMeters(worker, input);
         this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
         consumerMetrics.bindTo(Metrics.globalRegistry);
     }
 
-    /** The consumer group of a worker kind (KEDA scales each kind on its group's lag). */
-    public static String groupId(String worker) {
-        return "tablescan-" + worker;
+    /** The consumer group of a worker kind in a namespace (KEDA scales each kind on its group's lag). */
+    public static String groupId(Namespace namespace, String worker) {
+        return namespace.group(worker);
     }
 
     /** A runtime with real Kafka clients, from the worker's settings. */
     public static <T extends SpecificRecord> WorkerRuntime<T> create(WorkerSettings settings, String worker,
-            String inputTopic, ItemHandler<T> handler, int maxPollRecords, int maxInFlight, ItemThreads itemThreads) {
+            ItemKind input, ItemHandler<T> handler, int maxPollRecords, int maxInFlight, ItemThreads itemThreads) {
         KafkaSettings kafka = settings.kafka();
         KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(kafka.consumer(groupId(worker), maxPollRecords));
+                new KafkaConsumer<>(kafka.consumer(groupId(kafka.namespace(), worker), maxPollRecords));
         // One transactional id per instance; zombies are fenced through the consumer group metadata (KIP-447).
-        String transactionalId = "tablescan-" + worker + "-" + UUID.randomUUID();
+        String transactionalId = kafka.namespace().group(worker + "-" + UUID.randomUUID());
         CancelledScans cancelled = CancelledScans.follow(kafka);
-        return new WorkerRuntime<>(worker, inputTopic, handler, consumer,
+        return new WorkerRuntime<>(worker, kafka.namespace(), input, handler, consumer,
                 () -> new KafkaProducer<>(kafka.producer(transactionalId)), kafka.valueSerializer(),
                 kafka.valueDeserializer(), maxInFlight, itemThreads, cancelled::contains, cancelled);
     }
@@ -250,8 +253,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         try {
             producer.beginTransaction();
             pending.outcomes().forEach(outcome -> outcome.records().forEach(producer::send));
-            pending.events().forEach(event -> producer.send(new ProducerRecord<>(Topics.SCAN_EVENTS,
-                    event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(Topics.SCAN_EVENTS, event))));
+            pending.events().forEach(event -> producer.send(new ProducerRecord<>(namespace.scanEvents(),
+                    event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(namespace.scanEvents(), event))));
             producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             producer.commitTransaction();
             partitions.committed(offsets);

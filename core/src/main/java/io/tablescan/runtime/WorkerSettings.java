@@ -91,6 +91,11 @@ public final class WorkerSettings {
         return local(bootstrapServers, accounts, 32);
     }
 
+    /** A local run on these Kafka settings (a namespace of its own, say) with accounts bound in code. */
+    public static WorkerSettings local(KafkaSettings kafka, Accounts accounts) {
+        return new WorkerSettings(kafka, accounts, 32, RetryPolicy.DEFAULT, 6, Optional.empty());
+    }
+
     /** A local run with this many table requests in flight per worker (benchmarks of high-latency services). */
     public static WorkerSettings local(String bootstrapServers, Accounts accounts, int maxInFlight) {
         return new WorkerSettings(KafkaSettings.of(bootstrapServers), accounts, maxInFlight, RetryPolicy.DEFAULT, 6,
@@ -123,6 +128,6 @@ public final class WorkerSettings {
 
     /** Creates the pipeline's topics if missing. */
     public void ensureTopics(org.apache.kafka.clients.admin.Admin admin) {
-        Topics.ensure(admin, topicPartitions, topicReplication, Duration.ofSeconds(60));
+        Topics.ensure(admin, kafka.namespace(), topicPartitions, topicReplication, Duration.ofSeconds(60));
     }
 }

@@ -78,7 +78,7 @@ class WorkerRuntimeTest {
     }
 
     WorkerRuntime<PrefixQuery> runtime(ItemHandler<PrefixQuery> handler, java.util.function.Predicate<String> cancelled) {
-        return new WorkerRuntime<>("test", Topics.PREFIX_QUERIES, handler, consumer, () -> producer, serializer,
+        return new WorkerRuntime<>("test", Namespace.DEFAULT, ItemKind.PREFIX_QUERY, handler, consumer, () -> producer, serializer,
                 deserializer, 4, ItemThreads.VIRTUAL, cancelled, () -> { });
     }
 

@@ -1,7 +1,7 @@
 package io.tablescan.discovery;
 
 import io.tablescan.runtime.ItemThreads;
-import io.tablescan.runtime.Topics;
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
@@ -10,7 +10,7 @@ import io.tablescan.schema.PrefixQuery;
 /** discovery-worker: consumes prefix queries; emits child ranges, partition queries and entity batches. */
 public final class DiscoveryWorker {
     public static final String NAME = "discovery";
-    public static final String INPUT = Topics.PREFIX_QUERIES;
+    public static final ItemKind INPUT = ItemKind.PREFIX_QUERY;
 
     /**
      * Few records per poll: each may read several pages. Each item holds up to page budget x page size rows

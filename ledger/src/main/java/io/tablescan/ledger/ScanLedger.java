@@ -43,11 +43,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The scan ledger: a Kafka Streams application (exactly-once) that folds the committed scan events into one
  * {@link ScanStatus} per scan, kept in an in-memory store restored from its changelog and published to the
- * compacted {@code tablescan.scans} topic. Any number of instances share the work by scan-events partition.
+ * compacted {@code <namespace>.scans} topic. Any number of instances share the work by scan-events partition.
  */
 public final class ScanLedger implements AutoCloseable, Health {
     private static final Logger LOG = LoggerFactory.getLogger(ScanLedger.class);
-    public static final String APPLICATION_ID = "tablescan-ledger";
     public static final String STORE = "scans";
 
     private final KafkaStreams streams;
@@ -72,14 +71,14 @@ public final class ScanLedger implements AutoCloseable, Health {
         Serde<ScanEvent> events = RecordSerde.of(ScanEvent.class, kafka);
         Serde<ScanStatus> statuses = RecordSerde.of(ScanStatus.class, kafka);
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(Topics.SCAN_EVENTS, Consumed.with(Serdes.String(), events))
+        builder.stream(kafka.namespace().scanEvents(), Consumed.with(Serdes.String(), events))
                 .filter((scanId, event) -> scanId != null && event != null)
                 .groupByKey(Grouped.with(Serdes.String(), events))
                 .aggregate(() -> null, (scanId, event, status) -> ScanFold.apply(status, event),
                         Materialized.<String, ScanStatus>as(Stores.inMemoryKeyValueStore(STORE))
                                 .withKeySerde(Serdes.String()).withValueSerde(statuses))
                 .toStream()
-                .to(Topics.SCANS, Produced.with(Serdes.String(), statuses));
+                .to(kafka.namespace().scans(), Produced.with(Serdes.String(), statuses));
         return builder.build();
     }
 
@@ -102,13 +101,13 @@ public final class ScanLedger implements AutoCloseable, Health {
     }
 
     static Properties properties(KafkaSettings kafka, Path stateDir) {
-        Properties props = kafka.streams(APPLICATION_ID);
+        Properties props = kafka.streams(kafka.namespace().ledger());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
         // An unreadable event is parked in the dead-letter topic by Streams, with its reason in headers.
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, Topics.DEAD_LETTERS);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, kafka.namespace().deadLetters());
         props.put("processing.exception.handler.global.enabled", "true");
         return props;
     }

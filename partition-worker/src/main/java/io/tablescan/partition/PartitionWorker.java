@@ -1,7 +1,7 @@
 package io.tablescan.partition;
 
 import io.tablescan.runtime.ItemThreads;
-import io.tablescan.runtime.Topics;
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
@@ -10,7 +10,7 @@ import io.tablescan.schema.PartitionQuery;
 /** partition-worker: consumes partition queries; emits entity batches and partition remainders. */
 public final class PartitionWorker {
     public static final String NAME = "partition";
-    public static final String INPUT = Topics.PARTITION_QUERIES;
+    public static final ItemKind INPUT = ItemKind.PARTITION_QUERY;
 
     static final int MAX_POLL_RECORDS = 16;
 
