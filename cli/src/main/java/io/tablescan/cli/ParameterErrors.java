@@ -100,6 +100,9 @@ final class ParameterErrors {
         if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
             return " (a whole number)";
         }
+        if (type == java.time.Duration.class) {
+            return " (a duration: a number and a unit, s, m or h, as in 90s, 10m, 2h)";
+        }
         return "";
     }
 

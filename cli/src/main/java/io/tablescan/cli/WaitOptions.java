@@ -58,8 +58,8 @@ final class WaitOptions {
             Matcher m = FORM.matcher(value.trim().toLowerCase(Locale.ROOT));
             long n = m.matches() ? Long.parseLong(m.group(1)) : 0;
             if (n == 0) {
-                throw new TypeConversionException("'" + value + "' is not a duration: give a number and a unit, "
-                        + "s, m or h (90s, 10m, 2h)");
+                // ParameterErrors says what a duration is; the value itself is never repeated
+                throw new TypeConversionException("not a duration");
             }
             return switch (m.group(2)) {
                 case "s" -> Duration.ofSeconds(n);

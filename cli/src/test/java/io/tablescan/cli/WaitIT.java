@@ -52,7 +52,7 @@ class WaitIT {
             CliIT.assertOneLine(CliIT.run("retry", scanId, "--kafka", bootstrap, "--timeout", "10s"), UserError.USAGE,
                     "--timeout needs --wait");
             CliIT.assertOneLine(CliIT.run("status", scanId, "--kafka", bootstrap, "--watch", "--timeout", "10"),
-                    UserError.USAGE, "is not a duration");
+                    UserError.USAGE, "invalid value for --timeout (a duration: a number and a unit, s, m or h, as in 90s");
         }
     }
 
