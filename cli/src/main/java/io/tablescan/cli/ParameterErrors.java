@@ -32,6 +32,9 @@ final class ParameterErrors {
             return unmatched(cmd, u.getUnmatched()) + "; " + help;
         }
         if (e instanceof MissingParameterException m) {
+            if (!cmd.getUnmatchedArguments().isEmpty()) { // a mistyped option is why the right one is missing
+                return unmatched(cmd, cmd.getUnmatchedArguments()) + "; " + help;
+            }
             String names = names(m.getMissing());
             if (e.getMessage().startsWith("Missing required option") || e.getMessage().startsWith("Missing required parameter:")
                     || e.getMessage().startsWith("Missing required parameters:")) {

@@ -40,6 +40,9 @@ class ParameterErrorsTest {
         assertSecretFree(CliIT.run("copy", "-" + KEY, "--source-table", "abc", "--dest-table", "def"), "unknown option (not shown");
         assertSecretFree(CliIT.run("copy", "--source-table", "abc", "--dest-table", "def", CS), "unexpected argument (not shown)");
         assertSecretFree(CliIT.run("status", "scan-1", CS, SAS), "2 unexpected arguments (not shown)");
+        // A mistyped required option is named, not reported as the required one missing.
+        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-tabel", "abc", "--dest-table",
+                "def"), "unknown option '--source-tabel' (did you mean '--source-table'?)");
     }
 
     @Test
