@@ -1,5 +1,6 @@
-package io.tablescan.cli;
+package io.tablescan.bench;
 
+import io.tablescan.cli.SampleTable;
 import io.tablescan.scanner.Bound;
 import io.tablescan.scanner.KeyRange;
 import io.tablescan.scanner.Page;

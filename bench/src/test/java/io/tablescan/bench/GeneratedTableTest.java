@@ -1,7 +1,8 @@
-package io.tablescan.cli;
+package io.tablescan.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.SampleTable;
 import io.tablescan.scanner.TableRow;
 import java.util.List;
 import java.util.Random;

@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

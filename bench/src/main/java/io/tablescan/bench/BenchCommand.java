@@ -1,7 +1,14 @@
-package io.tablescan.cli;
+package io.tablescan.bench;
 
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
+import io.tablescan.cli.BenchPlaceholder;
+import io.tablescan.cli.CopyRun;
+import io.tablescan.cli.ProgressPrinter;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.cli.TableComparer;
+import io.tablescan.cli.UserError;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.progress.ScanTotals;
@@ -30,12 +37,7 @@ import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Copies a package-like table through Kafka and the three workers, verifies the copy exactly, and "
-                + "measures it. Scenarios: pipeline (in-memory tables, no latency: the pipeline's own ceiling), latency "
-                + "(100 ms a request: serial against prefix), azurite (a direct copy without Kafka as the service's "
-                + "ceiling, then prefix and serial), seed-replica (the reference's cloud run: 3,558,594 rows, 100 ms a "
-                + "request, 20,000 entities/s per account and 2,000/s per partition).")
+@Command(name = "bench", mixinStandardHelpOptions = true, description = BenchPlaceholder.DESCRIPTION)
 final class BenchCommand implements Callable<Integer> {
     /**
      * What a scenario copies, how slow its table service is, the strategies it compares, and the requests in

@@ -1,5 +1,6 @@
-package io.tablescan.cli;
+package io.tablescan.bench;
 
+import io.tablescan.cli.TableComparer;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.table.InMemoryTableStore;
 import java.util.BitSet;

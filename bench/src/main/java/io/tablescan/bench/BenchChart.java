@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.bench;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
