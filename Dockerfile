@@ -6,6 +6,7 @@ WORKDIR /src
 COPY pom.xml ./
 COPY schemas schemas
 COPY core core
+COPY testkit testkit
 COPY local local
 COPY discovery-worker discovery-worker
 COPY partition-worker partition-worker

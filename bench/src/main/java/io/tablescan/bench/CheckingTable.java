@@ -2,7 +2,7 @@ package io.tablescan.bench;
 
 import io.tablescan.cli.TableComparer;
 import io.tablescan.scanner.TableRow;
-import io.tablescan.table.InMemoryTableStore;
+import io.tablescan.testkit.InMemoryTableStore;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;

@@ -2,7 +2,7 @@ package io.tablescan.bench;
 
 import io.tablescan.cli.SampleTable;
 import io.tablescan.scanner.TableRow;
-import io.tablescan.table.InMemoryTableStore;
+import io.tablescan.testkit.InMemoryTableStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;

@@ -1,6 +1,7 @@
-package io.tablescan.table;
+package io.tablescan.testkit;
 
 import io.tablescan.scanner.TableRow;
+import io.tablescan.table.TableStoreException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,9 +1,12 @@
-package io.tablescan.table;
+package io.tablescan.testkit;
 
 import io.tablescan.scanner.Continuation;
 import io.tablescan.scanner.Page;
 import io.tablescan.scanner.ScanQuery;
 import io.tablescan.scanner.TableRow;
+import io.tablescan.table.QueryOptions;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 

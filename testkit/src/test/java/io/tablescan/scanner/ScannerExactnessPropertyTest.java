@@ -2,14 +2,16 @@ package io.tablescan.scanner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.scanner.LocalScan.Delivery;
-import io.tablescan.scanner.LocalScan.Result;
-import io.tablescan.scanner.LocalScan.Strategy;
 import io.tablescan.schema.EdmType;
-import io.tablescan.table.InMemoryTableStore;
-import io.tablescan.table.InMemoryTableStore.Adversary;
-import io.tablescan.table.ODataPredicate;
 import io.tablescan.table.QueryOptions;
+import io.tablescan.testkit.InMemoryTableStore;
+import io.tablescan.testkit.InMemoryTableStore.Adversary;
+import io.tablescan.testkit.LocalScan;
+import io.tablescan.testkit.LocalScan.Delivery;
+import io.tablescan.testkit.LocalScan.Result;
+import io.tablescan.testkit.LocalScan.Strategy;
+import io.tablescan.testkit.ODataPredicate;
+import io.tablescan.testkit.OddCharacters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

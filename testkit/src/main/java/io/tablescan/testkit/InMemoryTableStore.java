@@ -1,4 +1,4 @@
-package io.tablescan.table;
+package io.tablescan.testkit;
 
 import io.tablescan.scanner.Continuation;
 import io.tablescan.scanner.KeyRange;
@@ -7,6 +7,10 @@ import io.tablescan.scanner.PartitionRange;
 import io.tablescan.scanner.ScanQuery;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.Property;
+import io.tablescan.table.ODataFilter;
+import io.tablescan.table.QueryOptions;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,12 +2,13 @@ package io.tablescan.scanner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.scanner.LocalScan.Delivery;
-import io.tablescan.scanner.LocalScan.Result;
-import io.tablescan.scanner.LocalScan.Strategy;
-import io.tablescan.table.InMemoryTableStore;
-import io.tablescan.table.InMemoryTableStore.Adversary;
 import io.tablescan.table.QueryOptions;
+import io.tablescan.testkit.InMemoryTableStore;
+import io.tablescan.testkit.InMemoryTableStore.Adversary;
+import io.tablescan.testkit.LocalScan;
+import io.tablescan.testkit.LocalScan.Delivery;
+import io.tablescan.testkit.LocalScan.Result;
+import io.tablescan.testkit.LocalScan.Strategy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.tablescan.table;
+package io.tablescan.testkit;
 
 /**
  * The table service's scalability targets: at most so many entities a second per account and per partition,

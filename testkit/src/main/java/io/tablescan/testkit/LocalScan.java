@@ -1,5 +1,16 @@
-package io.tablescan.scanner;
+package io.tablescan.testkit;
 
+import io.tablescan.scanner.KeyRange;
+import io.tablescan.scanner.Page;
+import io.tablescan.scanner.PageReader;
+import io.tablescan.scanner.PartitionRange;
+import io.tablescan.scanner.PartitionStep;
+import io.tablescan.scanner.PrefixStep;
+import io.tablescan.scanner.ScanBounds;
+import io.tablescan.scanner.ScanQuery;
+import io.tablescan.scanner.SerialStep;
+import io.tablescan.scanner.StepResult;
+import io.tablescan.scanner.TableRow;
 import io.tablescan.table.QueryOptions;
 import io.tablescan.table.TableStore;
 import java.util.ArrayDeque;

@@ -1,8 +1,10 @@
-package io.tablescan.table;
+package io.tablescan.testkit;
 
 import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Property;
+import io.tablescan.table.EdmCodec;
+import io.tablescan.table.TableStoreException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HexFormat;

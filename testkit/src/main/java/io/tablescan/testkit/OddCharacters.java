@@ -1,4 +1,4 @@
-package io.tablescan.scanner;
+package io.tablescan.testkit;
 
 /** Characters a scanner gets wrong easily: quotes, U+FFFE/U+FFFF, surrogate pairs (U+10000, U+10FFFF). */
 public final class OddCharacters {

@@ -2,9 +2,10 @@ package io.tablescan.scanner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.scanner.LocalScan.Result;
-import io.tablescan.scanner.LocalScan.Strategy;
-import io.tablescan.table.InMemoryTableStore;
+import io.tablescan.testkit.InMemoryTableStore;
+import io.tablescan.testkit.LocalScan;
+import io.tablescan.testkit.LocalScan.Result;
+import io.tablescan.testkit.LocalScan.Strategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
