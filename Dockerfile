@@ -1,17 +1,21 @@
 # One image for every role: `worker discovery|partition|copy`, `ledger`, `start`, `status`, `sample`, `broker`.
+# `bench` is not in it (./tablescan bench runs from a source checkout).
 #   docker build -t tablescan:local .
 FROM maven:3.9-eclipse-temurin-21 AS build
 WORKDIR /src
 COPY pom.xml ./
 COPY schemas schemas
 COPY core core
+COPY testkit testkit
 COPY local local
 COPY discovery-worker discovery-worker
 COPY partition-worker partition-worker
 COPY copy-worker copy-worker
 COPY ledger ledger
 COPY cli cli
-RUN mvn -B -q -DskipTests package
+# The bench (benchmarks, charts) is not in the image: only its pom, which the parent's module list names.
+COPY bench/pom.xml bench/pom.xml
+RUN mvn -B -q -DskipTests package -pl cli -am
 
 FROM eclipse-temurin:21-jre
 RUN useradd --system --uid 10001 tablescan

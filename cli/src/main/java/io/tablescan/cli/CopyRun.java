@@ -13,11 +13,11 @@ import io.tablescan.table.FaultInjectingTableStore;
 import java.time.Duration;
 
 /** A copy with the three workers and the ledger in this process: seed, follow until it ends, stop. */
-final class CopyRun {
+public final class CopyRun {
     private CopyRun() {}
 
     /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
-    record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
+    public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
 
     static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Duration timeout) {
@@ -40,7 +40,7 @@ final class CopyRun {
         return run(settings, spec, printer, timeout, printer.interval(), printer::progress);
     }
 
-    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+    public static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
             Duration interval, java.util.function.Consumer<ScanTotals> each) {
         return run(settings, spec, printer, timeout, interval, each, Interrupt.never());
     }

@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
  * Shows a scan's progress: a live bar redrawn in place on a terminal, plain periodic lines otherwise (logs,
  * pipes, CI), and the final summary with the exit code it implies.
  */
-final class ProgressPrinter {
+public final class ProgressPrinter {
     private static final int BAR = 24;
     private final PrintStream out;
     private final boolean terminal;
@@ -36,7 +36,7 @@ final class ProgressPrinter {
         }
     }
 
-    ProgressPrinter(PrintStream out) {
+    public ProgressPrinter(PrintStream out) {
         this(out, out == System.out && Terminal.isInteractive());
     }
 

@@ -19,10 +19,10 @@ import java.util.concurrent.Semaphore;
  * "microsoft.extensions."), a few versions each as RowKeys, one big partition, and every EDM type.
  */
 public final class SampleTable {
-    static final String[] OWNERS = {"microsoft", "system", "newtonsoft", "serilog", "nunit", "xunit", "azure",
+    public static final String[] OWNERS = {"microsoft", "system", "newtonsoft", "serilog", "nunit", "xunit", "azure",
         "amazon", "google", "castle", "autofac", "dapper", "polly", "humanizer", "moq", "nlog", "automapper", "mediatr",
         "npgsql", "stackexchange"};
-    static final String[] WORDS = {"extensions", "data", "core", "json", "logging", "http", "storage",
+    public static final String[] WORDS = {"extensions", "data", "core", "json", "logging", "http", "storage",
         "abstractions", "client", "sql", "tables", "common", "runtime", "hosting", "configuration", "identity", "web",
         "messaging", "diagnostics", "security"};
     public static final String BIG_PARTITION = "zz.big.partition";
@@ -49,7 +49,7 @@ public final class SampleTable {
         return rows;
     }
 
-    static TableRow row(String partitionKey, String rowKey, Random random) {
+    public static TableRow row(String partitionKey, String rowKey, Random random) {
         byte[] hash = new byte[16];
         random.nextBytes(hash);
         double score = random.nextInt(50) == 0 ? Double.NaN : random.nextInt(4) == 0 ? random.nextInt(100) : random.nextDouble();
@@ -65,7 +65,7 @@ public final class SampleTable {
     }
 
     /** Rows in key order cut into batches of one partition, at most 100 rows each. */
-    static List<List<TableRow>> batches(List<TableRow> sorted) {
+    public static List<List<TableRow>> batches(List<TableRow> sorted) {
         List<List<TableRow>> batches = new ArrayList<>();
         List<TableRow> current = new ArrayList<>();
         for (TableRow row : sorted) {

@@ -8,7 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Builds the spec of a new scan. */
-final class ScanSpecs {
+public final class ScanSpecs {
     static final int DEFAULT_PAGE_SIZE = 1000;
     static final int DEFAULT_PAGE_BUDGET = 5;
 
@@ -19,7 +19,7 @@ final class ScanSpecs {
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
     }
 
-    static ScanSpec copy(TableRef source, TableRef destination, int pageSize, ScanStrategy strategy) {
+    public static ScanSpec copy(TableRef source, TableRef destination, int pageSize, ScanStrategy strategy) {
         return ScanSpec.newBuilder()
                 .setScanId(newScanId())
                 .setSource(source)

@@ -87,7 +87,7 @@ public final class TableComparer {
     }
 
     /** Same keys and the same properties (in any order; absent and null are alike). */
-    static boolean sameRow(TableRow x, TableRow y) {
+    public static boolean sameRow(TableRow x, TableRow y) {
         return compareKeys(x, y) == 0 && sorted(x.properties()).equals(sorted(y.properties()));
     }
 

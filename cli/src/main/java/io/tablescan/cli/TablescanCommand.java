@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,9 +11,14 @@ import picocli.CommandLine.Command;
         description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
         subcommands = {DemoCommand.class, CopyCommand.class, StartCommand.class, StatusCommand.class,
             FailuresCommand.class, RetryCommand.class, CancelCommand.class, WorkerCommand.class, LedgerCommand.class,
-            BrokerCommand.class, SampleCommand.class, BenchCommand.class, HealthCommand.class, TestCommand.class})
+            BrokerCommand.class, SampleCommand.class, BenchPlaceholder.class, HealthCommand.class, TestCommand.class})
 public final class TablescanCommand {
     public static void main(String[] args) {
+        main(args, TablescanCommand::commandLine);
+    }
+
+    /** Runs one command of {@code tree}: the bench jar's main passes this tree with its real bench command. */
+    public static void main(String[] args, Supplier<CommandLine> tree) {
         // Workers and the broker are services: they log what they do. The other commands print their own output.
         boolean service = args.length > 0 && Set.of("worker", "ledger", "broker").contains(args[0]);
         String level = System.getenv("TABLESCAN_LOG_LEVEL");
@@ -24,11 +30,11 @@ public final class TablescanCommand {
             System.err.println("tablescan: TABLESCAN_LOG_FORMAT must be text or json, got '" + format + "'");
             System.exit(UserError.USAGE);
         }
-        System.exit(execute(args));
+        System.exit(execute(tree.get(), args));
     }
 
     /** The command tree; every subcommand answers -V with the tool's version (picocli leaves theirs empty). */
-    static CommandLine commandLine() {
+    public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new TablescanCommand());
         String[] version = cli.getCommandSpec().version();
         cli.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
@@ -36,7 +42,11 @@ public final class TablescanCommand {
     }
 
     public static int execute(String... args) {
-        CommandLine cli = commandLine();
+        return execute(commandLine(), args);
+    }
+
+    /** Runs {@code args} against {@code cli}: one line and an exit code for a mistake, never a stack trace. */
+    public static int execute(CommandLine cli, String... args) {
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
             if (cause instanceof UserError user) {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablescan.scanner.Bound;
 import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.LocalScan;
-import io.tablescan.scanner.LocalScan.Strategy;
 import io.tablescan.scanner.Page;
 import io.tablescan.scanner.PartitionRange;
 import io.tablescan.scanner.TableRow;
@@ -15,6 +13,8 @@ import io.tablescan.schema.Property;
 import io.tablescan.table.AzureTableStore;
 import io.tablescan.table.QueryOptions;
 import io.tablescan.table.TableStoreException;
+import io.tablescan.testkit.LocalScan;
+import io.tablescan.testkit.LocalScan.Strategy;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,13 +3,13 @@ package io.tablescan.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.LocalScan;
-import io.tablescan.scanner.LocalScan.Strategy;
-import io.tablescan.scanner.OddCharacters;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.table.AzureTableStore;
-import io.tablescan.table.InMemoryTableStore;
 import io.tablescan.table.TableStore;
+import io.tablescan.testkit.InMemoryTableStore;
+import io.tablescan.testkit.LocalScan;
+import io.tablescan.testkit.LocalScan.Strategy;
+import io.tablescan.testkit.OddCharacters;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

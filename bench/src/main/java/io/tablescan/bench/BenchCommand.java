@@ -1,0 +1,253 @@
+package io.tablescan.bench;
+
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
+import io.tablescan.cli.BenchPlaceholder;
+import io.tablescan.cli.CopyRun;
+import io.tablescan.cli.ProgressPrinter;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.cli.TableComparer;
+import io.tablescan.cli.UserError;
+import io.tablescan.local.AzuriteServer;
+import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.progress.ScanTotals;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.ScanStrategy;
+import io.tablescan.schema.TableRef;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.AzureTableStore;
+import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableStore;
+import io.tablescan.testkit.InMemoryTableStore;
+import io.tablescan.testkit.ScalabilityTargets;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "bench", mixinStandardHelpOptions = true, description = BenchPlaceholder.DESCRIPTION)
+final class BenchCommand implements Callable<Integer> {
+    /**
+     * What a scenario copies, how slow its table service is, the strategies it compares, and the requests in
+     * flight per writing and per reading worker.
+     */
+    record Scenario(String name, int rows, Duration latency, ScalabilityTargets limits, List<String> strategies,
+            int inFlight, int readInFlight) {}
+
+    static final Map<String, Scenario> SCENARIOS = Map.of(
+            "pipeline", new Scenario("pipeline", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
+                    List.of("prefix"), 32, 32),
+            "latency", new Scenario("latency", 200_000, Duration.ofMillis(100), ScalabilityTargets.NONE,
+                    List.of("serial", "prefix"), 4096, 4096),
+            "azurite", new Scenario("azurite", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
+                    List.of("direct", "prefix", "serial"), 32, 32),
+            // Paced accounts: 8 reads of 1,000 rows in flight keep the source busy; more would only queue.
+            "seed-replica", new Scenario("seed-replica", 3_558_594, Duration.ofMillis(100),
+                    new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048, 8));
+
+    @Option(names = "--scenario", defaultValue = "pipeline",
+            description = "pipeline, latency, azurite or seed-replica (default ${DEFAULT-VALUE}).")
+    String scenarioName;
+
+    @Option(names = "--rows", description = "Rows in the table (default: the scenario's).")
+    Integer rows;
+
+    @Option(names = "--runs", defaultValue = "1", description = "Repeats each strategy; medians are reported (default ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--in-flight", description = "Table requests in flight per worker (default: the scenario's).")
+    Integer inFlight;
+
+    @Option(names = "--read-in-flight",
+            description = "Table requests in flight per reading worker, discovery and partition (default: the scenario's).")
+    Integer readInFlight;
+
+    @Option(names = "--json", description = "Writes every run and the medians as JSON to this file.")
+    Path json;
+
+    @Option(names = "--chart", description = "Draws rows copied over time, one line per run, to this PNG file.")
+    Path chart;
+
+    record Run(String scenario, String strategy, long rows, double seconds, long requests, long peakHeapMb,
+            List<double[]> points) {
+        double rowsPerSecond() {
+            return rows / Math.max(seconds, 0.001);
+        }
+
+        String toJson() {
+            return String.format(Locale.ROOT, "{\"scenario\":\"%s\",\"strategy\":\"%s\",\"rows\":%d,\"seconds\":%.3f,"
+                    + "\"rowsPerSecond\":%.1f,\"requests\":%d,\"peakHeapMb\":%d}", scenario, strategy, rows, seconds,
+                    rowsPerSecond(), requests, peakHeapMb);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Scenario scenario = SCENARIOS.get(scenarioName);
+        if (scenario == null) {
+            throw new UserError(UserError.USAGE, "--scenario must be one of " + String.join(", ",
+                    SCENARIOS.keySet().stream().sorted().toList()) + ", got '" + scenarioName + "'");
+        }
+        int n = rows != null ? rows : scenario.rows();
+        int concurrency = inFlight != null ? inFlight : scenario.inFlight();
+        int readConcurrency = readInFlight != null ? readInFlight : inFlight != null ? inFlight : scenario.readInFlight();
+        if (n < 1 || runs < 1 || concurrency < 1 || readConcurrency < 1) {
+            throw new UserError(UserError.USAGE, "--rows, --runs, --in-flight and --read-in-flight must be at least 1");
+        }
+        System.out.printf("bench %s: %,d rows, %d ms a request, %d requests in flight per worker (%d per reading worker), %d run(s)%n",
+                scenario.name(), n, scenario.latency().toMillis(), concurrency, readConcurrency, runs);
+        GeneratedTable table = new GeneratedTable(n);
+        List<Run> results = new ArrayList<>();
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+                AzuriteServer azurite = scenario.name().equals("azurite") ? AzuriteServer.start() : null) {
+            BenchRunner runner = azurite != null
+                    ? new AzuriteRunner(broker, azurite, table, concurrency)
+                    : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency);
+            for (int i = 1; i <= runs; i++) {
+                for (String strategy : scenario.strategies()) {
+                    Run run = runner.run(scenario.name(), strategy, i);
+                    System.out.printf("  %-7s run %d: %,d rows in %.1f s: %,.0f rows/s, %,d requests, peak heap %,d MB, copy exact%n",
+                            run.strategy(), i, run.rows(), run.seconds(), run.rowsPerSecond(), run.requests(),
+                            run.peakHeapMb());
+                    results.add(run);
+                }
+            }
+        }
+        List<Run> medians = scenario.strategies().stream().map(s -> median(results, s)).toList();
+        if (runs > 1) {
+            medians.forEach(m -> System.out.printf("  %-7s median: %,.0f rows/s (%.1f s), peak heap %,d MB%n",
+                    m.strategy(), m.rowsPerSecond(), m.seconds(), m.peakHeapMb()));
+        }
+        if (json != null) {
+            Files.writeString(json, "{\"results\":[" + String.join(",", results.stream().map(Run::toJson).toList())
+                    + "],\"medians\":[" + String.join(",", medians.stream().map(Run::toJson).toList()) + "]}\n");
+        }
+        if (chart != null) {
+            BenchChart.write(chart, String.format(Locale.ROOT, "tablescan bench %s, %,d rows", scenario.name(), n),
+                    results.stream().map(r -> new BenchChart.Line(r.strategy() + (runs > 1 ? " #" + (results.stream()
+                            .filter(x -> x.strategy().equals(r.strategy())).toList().indexOf(r) + 1) : ""),
+                            r.points())).toList());
+        }
+        return 0;
+    }
+
+    /** The run with the median duration among a strategy's runs. */
+    private static Run median(List<Run> results, String strategy) {
+        List<Run> sorted = results.stream().filter(r -> r.strategy().equals(strategy))
+                .sorted(Comparator.comparingDouble(Run::seconds)).toList();
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /** Runs one strategy once on fresh destination tables and checks the copy. */
+    interface BenchRunner {
+        Run run(String scenario, String strategy, int index) throws Exception;
+    }
+
+    /** In-memory tables: a generated source (no memory per row) and a destination that checks every write. */
+    record InMemoryRunner(EmbeddedKafkaBroker broker, Scenario scenario, GeneratedTable table, int inFlight,
+            int readInFlight)
+            implements BenchRunner {
+        @Override
+        public Run run(String name, String strategy, int index) {
+            InMemoryTableStore source = new InMemoryTableStore(InMemoryTableStore.Adversary.NONE, scenario.latency())
+                    .limit(scenario.limits());
+            InMemoryTableStore destination = new InMemoryTableStore(InMemoryTableStore.Adversary.NONE,
+                    scenario.latency()).limit(scenario.limits());
+            source.attach("source", table);
+            CheckingTable copy = new CheckingTable(table);
+            destination.attach("copy", copy);
+            Accounts accounts = new Accounts(alias -> null).register("source", source).register("destination", destination);
+            Measured measured = copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight);
+            if (!measured.totals().complete() || !copy.exact()) {
+                throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + copy.missing()
+                        + " rows missing, " + copy.wrong() + " wrong writes");
+            }
+            return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
+                    source.requests() + destination.requests(), measured.peakHeapMb(), measured.points());
+        }
+    }
+
+    /** One Azurite: the source filled once; a direct copy (no Kafka) or a copy through Kafka into a new table. */
+    static final class AzuriteRunner implements BenchRunner {
+        private final EmbeddedKafkaBroker broker;
+        private final TableStore store;
+        /** Drops each copy once checked: Azurite keeps tables in memory, and a fuller one is slower. */
+        private final TableServiceClient tables;
+        private final GeneratedTable table;
+        private final int inFlight;
+
+        AzuriteRunner(EmbeddedKafkaBroker broker, AzuriteServer azurite, GeneratedTable table, int inFlight) {
+            this.broker = broker;
+            this.store = new RetryingTableStore(AzureTableStore.fromConnectionString(azurite.connectionString()),
+                    RetryPolicy.DEFAULT);
+            this.tables = new TableServiceClientBuilder().connectionString(azurite.connectionString()).buildClient();
+            this.table = table;
+            this.inFlight = inFlight;
+            System.out.printf("  filling Azurite with %,d rows...%n", table.size());
+            SampleTable.write(store, "source", table.all(), 16);
+        }
+
+        @Override
+        public Run run(String name, String strategy, int index) throws Exception {
+            String destination = strategy + "copy" + index;
+            Measured measured;
+            long requests;
+            if (strategy.equals("direct")) {
+                try (HeapPeak heap = HeapPeak.start()) {
+                    long start = System.nanoTime();
+                    List<String> keys = IntStream.range(0, table.partitionOf(table.size() - 1) + 1)
+                            .mapToObj(table::partitionKey).toList();
+                    requests = DirectCopy.copy(store, "source", store, destination, keys, inFlight, inFlight);
+                    double seconds = (System.nanoTime() - start) / 1e9;
+                    measured = new Measured(null, seconds,
+                            List.of(new double[] {0, 0}, new double[] {seconds, table.size()}), heap.megabytes());
+                }
+            } else {
+                Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
+                measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight, inFlight);
+                requests = measured.totals().requests(); // reads and writes
+            }
+            TableComparer.Result check = TableComparer.compare(store, "source", store, destination);
+            if ((measured.totals() != null && !measured.totals().complete()) || !check.equal()) {
+                throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + check.examples());
+            }
+            tables.deleteTable(destination);
+            return new Run(name, strategy, check.sourceRows(), measured.seconds(), requests, measured.peakHeapMb(),
+                    measured.points());
+        }
+    }
+
+    record Measured(ScanTotals totals, double seconds, List<double[]> points, long peakHeapMb) {}
+
+    /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
+    static Measured copyThroughKafka(EmbeddedKafkaBroker broker, Accounts accounts, String strategy, String destination,
+            int inFlight, int readInFlight) {
+        var spec = ScanSpecs.copy(new TableRef("source", "source"), new TableRef("destination", destination), 1000,
+                ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT)));
+        List<double[]> points = new ArrayList<>();
+        try (HeapPeak heap = HeapPeak.start()) {
+            long start = System.nanoTime();
+            CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight).withReadInFlight(readInFlight), spec,
+                    new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofHours(6),
+                    Duration.ofMillis(250), t -> points.add(new double[] {(System.nanoTime() - start) / 1e9, t.rowsWritten()}));
+            // Time from seeding, as the outcome counts it (the workers' start-up before it is not the copy's).
+            double offset = (System.nanoTime() - start) / 1e9 - outcome.seconds();
+            List<double[]> fromSeed = new ArrayList<>(List.of(new double[] {0, 0}));
+            points.stream().filter(p -> p[0] >= offset).forEach(p -> fromSeed.add(new double[] {p[0] - offset, p[1]}));
+            fromSeed.add(new double[] {outcome.seconds(), outcome.totals().rowsWritten()});
+            return new Measured(outcome.totals(), outcome.seconds(), fromSeed, heap.megabytes());
+        }
+    }
+}

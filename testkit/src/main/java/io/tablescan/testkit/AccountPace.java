@@ -1,0 +1,79 @@
+package io.tablescan.testkit;
+
+import io.tablescan.scanner.TableRow;
+import io.tablescan.table.TableStoreException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One in-memory account's {@link ScalabilityTargets} as a pace. A request over the pace is answered late,
+ * where the real service would throttle it with a 503 (which tablescan retries).
+ */
+final class AccountPace {
+    /** Partitions share paces by hash: a fair model of the hot ones, in bounded memory. */
+    private static final int PARTITION_PACES = 4096;
+
+    private final Pace account;
+    private final Pace[] partitions;
+
+    AccountPace(ScalabilityTargets targets) {
+        account = targets.accountPerSecond() > 0 ? new Pace(targets.accountPerSecond()) : null;
+        if (targets.partitionPerSecond() > 0) {
+            partitions = new Pace[PARTITION_PACES];
+            Arrays.setAll(partitions, i -> new Pace(targets.partitionPerSecond()));
+        } else {
+            partitions = null;
+        }
+    }
+
+    /** Waits until the account and each partition touched have room for these entities. */
+    void pace(List<TableRow> rows) {
+        long wait = reserve(rows);
+        if (wait > 0) {
+            try {
+                Thread.sleep(Duration.ofNanos(wait));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TableStoreException("interrupted", 0, true, e);
+            }
+        }
+    }
+
+    /** Reserves room for these entities; returns how long the request must wait for it, in nanoseconds. */
+    long reserve(List<TableRow> rows) {
+        if ((account == null && partitions == null) || rows.isEmpty()) {
+            return 0;
+        }
+        long wait = account == null ? 0 : account.reserve(rows.size());
+        if (partitions != null) {
+            Map<String, Integer> perPartition = new HashMap<>();
+            rows.forEach(row -> perPartition.merge(row.partitionKey(), 1, Integer::sum));
+            for (var entry : perPartition.entrySet()) {
+                Pace pace = partitions[Math.floorMod(entry.getKey().hashCode(), PARTITION_PACES)];
+                wait = Math.max(wait, pace.reserve(entry.getValue()));
+            }
+        }
+        return wait;
+    }
+
+    /** Hands out time slots so that entities pass at no more than a given rate. */
+    private static final class Pace {
+        private final double nanosPerEntity;
+        private long next;
+
+        Pace(int perSecond) {
+            this.nanosPerEntity = 1e9 / perSecond;
+        }
+
+        /** Reserves n entities' worth of time; returns how long the caller must wait for its slot. */
+        synchronized long reserve(int n) {
+            long now = System.nanoTime();
+            long start = Math.max(now, next);
+            next = start + (long) (n * nanosPerEntity);
+            return start - now;
+        }
+    }
+}

@@ -1,0 +1,263 @@
+package io.tablescan.testkit;
+
+import io.tablescan.scanner.Continuation;
+import io.tablescan.scanner.KeyRange;
+import io.tablescan.scanner.Page;
+import io.tablescan.scanner.PartitionRange;
+import io.tablescan.scanner.ScanQuery;
+import io.tablescan.scanner.TableRow;
+import io.tablescan.schema.Property;
+import io.tablescan.table.ODataFilter;
+import io.tablescan.table.QueryOptions;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * A table service in memory that keeps the real service's rules: rows in ordinal UTF-16 order of
+ * PartitionKey then RowKey, at most 1,000 rows a page, continuations of the service's shape, batches of one
+ * partition. With an {@link Adversary} it also pages the way Azure may and Azurite never does: short pages
+ * and empty pages that still carry a continuation, and continuations without a NextRowKey.
+ */
+public final class InMemoryTableStore implements TableStore {
+    /** Seeded misbehaviour, all of it within what the service is documented to do. */
+    public record Adversary(long seed, double shortPages, double emptyPages, double tokensWithoutRowKey) {
+        public static final Adversary NONE = new Adversary(0, 0, 0, 0);
+    }
+
+    /** The rows of one table in key order: a sorted map by default; a benchmark plugs in generated tables. */
+    public interface Rows {
+        /** The rows at or after (partitionKey, rowKey), in key order. */
+        Iterable<TableRow> from(String partitionKey, String rowKey);
+
+        /** The first row key of a partition, or null when it has no rows. */
+        String firstRowKey(String partitionKey);
+
+        void put(TableRow row);
+
+        /** Every row in key order. */
+        List<TableRow> all();
+    }
+
+    record RowId(String partitionKey, String rowKey) {}
+
+    private static final Comparator<RowId> ORDER =
+            Comparator.comparing(RowId::partitionKey).thenComparing(RowId::rowKey);
+
+    /** The default: every row in a concurrent sorted map. */
+    private static final class MapRows implements Rows {
+        private final NavigableMap<RowId, TableRow> rows = new ConcurrentSkipListMap<>(ORDER);
+
+        @Override
+        public Iterable<TableRow> from(String partitionKey, String rowKey) {
+            return rows.tailMap(new RowId(partitionKey, rowKey), true).values();
+        }
+
+        @Override
+        public String firstRowKey(String partitionKey) {
+            RowId first = rows.ceilingKey(new RowId(partitionKey, ""));
+            return first != null && first.partitionKey().equals(partitionKey) ? first.rowKey() : null;
+        }
+
+        @Override
+        public void put(TableRow row) {
+            rows.put(new RowId(row.partitionKey(), row.rowKey()), row);
+        }
+
+        @Override
+        public List<TableRow> all() {
+            return List.copyOf(rows.values());
+        }
+    }
+
+    private final Map<String, Rows> tables = new ConcurrentHashMap<>();
+    private AccountPace pace = ScalabilityTargets.NONE.newPace();
+    private final Adversary adversary;
+    private final Random random;
+    private final Duration latency;
+    private final AtomicLong requests = new AtomicLong();
+
+    public InMemoryTableStore() {
+        this(Adversary.NONE, Duration.ZERO);
+    }
+
+    public InMemoryTableStore(Adversary adversary, Duration latency) {
+        this.adversary = adversary;
+        this.random = new Random(adversary.seed());
+        this.latency = latency;
+    }
+
+    public long requests() {
+        return requests.get();
+    }
+
+    /** Paces reads and writes like the service's per-account and per-partition targets, for this account alone. */
+    public InMemoryTableStore limit(ScalabilityTargets targets) {
+        this.pace = targets.newPace();
+        return this;
+    }
+
+    @Override
+    public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
+        request();
+        // The filter text the Azure adapter would send is what decides which rows match; the query's bounds
+        // only tell where to start and stop walking the sorted rows.
+        Predicate<TableRow> filter = ODataPredicate.parse(ODataFilter.of(query, options.rowFilter()));
+        Rows rows = existing(table);
+        RowId start = from != null
+                ? new RowId(from.nextPartitionKey(), from.nextRowKey() == null ? "" : from.nextRowKey())
+                : startOf(query);
+        int limit = pageLimit(options.pageSize());
+        List<TableRow> page = new ArrayList<>();
+        TableRow next = null;
+        for (TableRow row : rows.from(start.partitionKey(), start.rowKey())) {
+            if (pastEnd(query, row.partitionKey())) {
+                break;
+            }
+            if (!filter.test(row)) {
+                continue;
+            }
+            if (page.size() == limit) {
+                next = row;
+                break;
+            }
+            page.add(project(row, options.select()));
+        }
+        pace.pace(page);
+        return new Page(page, next == null ? null : continuation(rows, next));
+    }
+
+    @Override
+    public void upsert(String table, String partitionKey, List<TableRow> batch) {
+        request();
+        Rows rows = existing(table);
+        if (batch.isEmpty() || batch.size() > 100) {
+            throw new TableStoreException("a batch holds 1 to 100 rows, got " + batch.size(), 400, false, null);
+        }
+        var seen = new HashSet<String>();
+        for (TableRow row : batch) {
+            if (!row.partitionKey().equals(partitionKey)) {
+                throw new TableStoreException("a batch holds rows of one partition", 400, false, null);
+            }
+            if (!seen.add(row.rowKey())) {
+                throw new TableStoreException("a batch holds each row once", 400, false, null);
+            }
+        }
+        pace.pace(batch);
+        for (TableRow row : batch) {
+            rows.put(row);
+        }
+    }
+
+    @Override
+    public void createTableIfNotExists(String table) {
+        request();
+        tables.computeIfAbsent(table, t -> new MapRows());
+    }
+
+    @Override
+    public boolean tableExists(String table) {
+        request();
+        return tables.containsKey(table);
+    }
+
+    /** Puts rows straight into a table, with no request, latency or batch rules: for filling test tables. */
+    public Loader loader(String table) {
+        return tables.computeIfAbsent(table, t -> new MapRows())::put;
+    }
+
+    /** Makes {@code rows} the table {@code table} (generated or checking tables of a benchmark). */
+    public void attach(String table, Rows rows) {
+        tables.put(table, rows);
+    }
+
+    /** Puts one row into a table. */
+    @FunctionalInterface
+    public interface Loader {
+        void put(TableRow row);
+    }
+
+    /** Every row of a table in key order (no request counted): the plain sorted listing tests compare with. */
+    public List<TableRow> rows(String table) {
+        return existing(table).all();
+    }
+
+    private Rows existing(String table) {
+        Rows rows = tables.get(table);
+        if (rows == null) {
+            throw new TableStoreException("HTTP 404 TableNotFound: table " + table, 404, false, null);
+        }
+        return rows;
+    }
+
+    private void request() {
+        requests.incrementAndGet();
+        if (!latency.isZero()) {
+            try {
+                Thread.sleep(latency);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TableStoreException("interrupted", 0, true, e);
+            }
+        }
+    }
+
+    private int pageLimit(int pageSize) {
+        synchronized (random) {
+            double dice = random.nextDouble();
+            if (dice < adversary.emptyPages()) {
+                return 0;
+            }
+            if (dice < adversary.emptyPages() + adversary.shortPages()) {
+                return random.nextInt(pageSize);
+            }
+            return pageSize;
+        }
+    }
+
+    private Continuation continuation(Rows rows, TableRow next) {
+        // Without a NextRowKey the query resumes at the partition's start: only right when nothing precedes.
+        boolean firstOfPartition = next.rowKey().equals(rows.firstRowKey(next.partitionKey()));
+        boolean dropRowKey;
+        synchronized (random) {
+            dropRowKey = firstOfPartition && random.nextDouble() < adversary.tokensWithoutRowKey();
+        }
+        String rowKey = dropRowKey ? null : next.rowKey();
+        return new Continuation(next.partitionKey() + "\u0000" + rowKey, next.partitionKey(), rowKey);
+    }
+
+    private static RowId startOf(ScanQuery query) {
+        return switch (query) {
+            case KeyRange range -> range.lower() == null ? new RowId("", "")
+                    : new RowId(range.lower().key(), range.lowerRow() == null ? "" : range.lowerRow().key());
+            case PartitionRange partition -> new RowId(partition.partitionKey(),
+                    partition.rowLower() == null ? "" : partition.rowLower().key());
+        };
+    }
+
+    private static boolean pastEnd(ScanQuery query, String partitionKey) {
+        return switch (query) {
+            case KeyRange range -> range.upper() != null && partitionKey.compareTo(range.upper()) >= 0;
+            case PartitionRange partition -> partitionKey.compareTo(partition.partitionKey()) > 0;
+        };
+    }
+
+    private static TableRow project(TableRow row, List<String> select) {
+        if (select == null) {
+            return row;
+        }
+        List<Property> kept = row.properties().stream().filter(p -> select.contains(p.getName())).toList();
+        return new TableRow(row.partitionKey(), row.rowKey(), kept);
+    }
+}

@@ -1,0 +1,15 @@
+package io.tablescan.testkit;
+
+/**
+ * The table service's scalability targets: at most so many entities a second per account and per partition,
+ * read or written. Zero means no limit. A value only: each in-memory account paces itself with its own
+ * {@link AccountPace}, as each real account has its own targets.
+ */
+public record ScalabilityTargets(int accountPerSecond, int partitionPerSecond) {
+    public static final ScalabilityTargets NONE = new ScalabilityTargets(0, 0);
+
+    /** A new, idle pace for one account. */
+    AccountPace newPace() {
+        return new AccountPace(this);
+    }
+}
