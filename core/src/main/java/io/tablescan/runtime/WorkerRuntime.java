@@ -358,8 +358,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         }
     }
 
-    /** Asks the loop to finish the work in hand and stop, without waiting for it. */
-    void stopSoon() {
+    /** Asks the loop to finish the work in hand and stop, without waiting for it (public for the workers' own tests). */
+    public void stopSoon() {
         running = false;
         consumer.wakeup();
     }
