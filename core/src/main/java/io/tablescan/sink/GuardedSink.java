@@ -6,6 +6,7 @@ import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkException;
 import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -63,6 +64,7 @@ final class GuardedSink implements RowSink {
                     throw new FailedWriteException(e, attempt);
                 }
                 RETRIES.increment();
+                RetryingTableStore.countRetry(); // the ledger counts it with the item, as a table request's
                 try {
                     Thread.sleep(retry.delay(attempt)); // backoff between attempts of one write
                 } catch (InterruptedException interrupted) {

@@ -10,6 +10,7 @@ import io.tablescan.spi.SinkException;
 import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableSinkProvider;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -155,11 +156,13 @@ class SinkRegistryTest {
     @Test
     void transientWriteFailuresAreRetried() {
         sink.writeFailures = 2;
+        RetryingTableStore.takeThreadCounts();
 
         int requests = registry(provider("count")).sink(ref("count", "a")).write(ROWS);
 
         assertThat(requests).isEqualTo(1);
         assertThat(sink.writes).hasValue(3);
+        assertThat(RetryingTableStore.takeThreadCounts()).as("the item's retries, for the ledger").containsExactly(2, 0);
     }
 
     @Test
