@@ -41,4 +41,9 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
         int requests = sinks.sink(ref).write(rows);
         return new Result(List.of(), 0, rows.size(), requests);
     }
+
+    @Override
+    public void close() {
+        sinks.close();
+    }
 }

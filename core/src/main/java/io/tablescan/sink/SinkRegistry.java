@@ -60,9 +60,24 @@ public final class SinkRegistry implements AutoCloseable {
         return sinks.computeIfAbsent(ref, r -> new GuardedSink(provider.create(contexts.apply(r)), retry));
     }
 
+    /** Closes every sink; one that fails to close does not keep the others open. */
     @Override
     public void close() {
-        sinks.values().forEach(RowSink::close);
+        RuntimeException first = null;
+        for (RowSink sink : sinks.values()) {
+            try {
+                sink.close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
         sinks.clear();
+        if (first != null) {
+            throw first;
+        }
     }
 }

@@ -32,6 +32,7 @@ class SinkRegistryTest {
     static final class ScriptedSink implements RowSink {
         final AtomicInteger prepares = new AtomicInteger();
         final AtomicInteger writes = new AtomicInteger();
+        final AtomicInteger closes = new AtomicInteger();
         volatile int prepareFailures;
         volatile int writeFailures;
         volatile RuntimeException failure = SinkException.transientFailure("busy", null);
@@ -53,6 +54,11 @@ class SinkRegistryTest {
                 throw failure;
             }
             return 1;
+        }
+
+        @Override
+        public void close() {
+            closes.incrementAndGet();
         }
     }
 
@@ -234,5 +240,17 @@ class SinkRegistryTest {
         assertThatThrownBy(() -> registry.sink(ref("count", "a"))).hasMessage("account not configured");
         assertThat(registry.sink(ref("count", "a"))).isNotNull();
         assertThat(attempts).hasValue(2);
+    }
+
+    @Test
+    void closingTheRegistryClosesEverySinkOnce() {
+        SinkRegistry registry = registry(provider("count"));
+        registry.sink(ref("count", "a"));
+        registry.sink(ref("count", "b")); // the same scripted sink behind both references
+
+        registry.close();
+        registry.close();
+
+        assertThat(sink.closes).hasValue(2);
     }
 }

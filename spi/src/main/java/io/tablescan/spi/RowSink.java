@@ -21,6 +21,7 @@ public interface RowSink extends AutoCloseable {
      */
     int write(List<Row> rows);
 
+    /** Called once when the worker stops; a write abandoned at shutdown may still be running. */
     @Override
     default void close() {}
 }
