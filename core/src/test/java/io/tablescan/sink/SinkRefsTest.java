@@ -67,4 +67,19 @@ class SinkRefsTest {
         });
         assertThat(Rows.toTableRow(rows.getFirst())).isEqualTo(row);
     }
+
+    @Test
+    void aBatchFromTheWireGivesSinksTheDocumentedJavaTypes() {
+        TableRow row = new TableRow("p", "r", List.of(new Property("s", EdmType.STRING, "x"),
+                new Property("g", EdmType.GUID, "0f8fad5b-d9cb-469f-a165-70867728950e"),
+                new Property("i64", EdmType.INT64, 5L), new Property("t", EdmType.DATETIME, 7L),
+                new Property("bin", EdmType.BINARY, ByteBuffer.wrap(new byte[] {1}))));
+        var serializer = new io.tablescan.serde.AvroSingleObjectSerializer();
+        byte[] wire = serializer.serialize("t", EntityBatcher.batches(SPEC, List.of(row)).getFirst());
+        var batch = (io.tablescan.schema.EntityBatch) new io.tablescan.serde.AvroSingleObjectDeserializer()
+                .deserialize("t", wire);
+
+        assertThat(Rows.of(batch).getFirst().properties()).extracting(p -> (Object) p.value().getClass())
+                .containsExactly(String.class, String.class, Long.class, Long.class, byte[].class);
+    }
 }
