@@ -4,6 +4,7 @@
 FROM maven:3.9-eclipse-temurin-21 AS build
 WORKDIR /src
 COPY pom.xml ./
+COPY spi spi
 COPY schemas schemas
 COPY core core
 COPY testkit testkit

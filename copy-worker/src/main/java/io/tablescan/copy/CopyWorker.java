@@ -7,7 +7,7 @@ import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.EntityBatch;
 
-/** copy-worker: consumes entity batches and writes them to the scan's destination table. */
+/** copy-worker: consumes entity batches and writes them to the sink each scan names (a table by default). */
 public final class CopyWorker {
     public static final String NAME = "copy";
     public static final ItemKind INPUT = ItemKind.ENTITY_BATCH;

@@ -2,22 +2,28 @@ package io.tablescan.copy;
 
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.EntityBatch;
-import io.tablescan.schema.TableRef;
-import io.tablescan.table.TableStore;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.sink.Rows;
+import io.tablescan.sink.SinkRefs;
+import io.tablescan.sink.SinkRegistry;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.SinkRef;
 import java.util.List;
 
 /**
- * Writes one entity batch to the scan's destination as one transaction of UPSERT_REPLACE operations: a
- * replayed batch rewrites the same rows, so the destination converges to the source.
+ * Writes one entity batch to the sink its scan names (the table sink on the scan's destination when it names
+ * none). The registry keeps one sink per reference and retries its transient failures; anything thrown here
+ * parks the batch. The rows written are the batch's rows: a sink writes all of them or fails.
  */
 public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
-    private final WorkerSettings settings;
+    private final SinkRegistry sinks;
 
     public EntityBatchHandler(WorkerSettings settings) {
-        this.settings = settings;
+        this(SinkRegistry.load(ref -> new WorkerSinkContext(ref, settings), settings.retry()));
+    }
+
+    public EntityBatchHandler(SinkRegistry sinks) {
+        this.sinks = sinks;
     }
 
     @Override
@@ -27,25 +33,17 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
 
     @Override
     public Result handle(EntityBatch batch) {
-        TableRef destination = batch.getSpec().getDestination();
-        if (destination == null) {
-            return new Result(List.of(), 0, 0, 0); // a scan without a destination: other consumers use the batches
+        SinkRef ref = SinkRefs.of(batch.getSpec());
+        if (ref == null) {
+            return new Result(List.of(), 0, 0, 0); // a scan without a sink: other consumers use the batches
         }
-        List<TableRow> rows = batch.getEntities().stream()
-                .map(e -> new TableRow(batch.getPartitionKey(), e.getRowKey(), e.getProperties()))
-                .toList();
-        TableStore store = settings.store(destination.getAccount());
-        int requests = 1;
-        try {
-            store.upsert(destination.getTable(), batch.getPartitionKey(), rows);
-        } catch (TableStoreException e) {
-            if (e.status() != 404) {
-                throw e;
-            }
-            store.createTableIfNotExists(destination.getTable()); // the destination is created on first write
-            store.upsert(destination.getTable(), batch.getPartitionKey(), rows);
-            requests += 2;
-        }
+        List<Row> rows = Rows.of(batch);
+        int requests = sinks.sink(ref).write(rows);
         return new Result(List.of(), 0, rows.size(), requests);
+    }
+
+    @Override
+    public void close() {
+        sinks.close();
     }
 }

@@ -4,7 +4,9 @@ import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.SinkRef;
 import io.tablescan.schema.TableRef;
+import io.tablescan.sink.SinkRefs;
 import io.tablescan.table.TableNames;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -52,6 +54,18 @@ public final class WorkItemValidator {
         table("source", spec.getSource());
         if (spec.getDestination() != null) {
             table("destination", spec.getDestination());
+        }
+        if (spec.getSink() != null) {
+            sink(spec.getSink());
+        }
+    }
+
+    private static void sink(SinkRef sink) {
+        if (sink.getType().isBlank()) {
+            throw new InvalidItemException("sink type is empty");
+        }
+        if (SinkRefs.TABLE.equals(sink.getType())) { // the table sink's reference is a table reference
+            table("sink", new TableRef(sink.getAccount() == null ? "" : sink.getAccount(), sink.getTarget()));
         }
     }
 

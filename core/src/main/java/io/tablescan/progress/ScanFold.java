@@ -4,6 +4,7 @@ import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStatus;
+import io.tablescan.sink.SinkRefs;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,9 +57,9 @@ public final class ScanFold {
         return sum(s.getEmitted()) - sum(s.getDone()) - sum(s.getFailed()) - sum(s.getSkipped());
     }
 
-    /** Rows written, or rows read for a scan without a destination. */
+    /** Rows written, or rows read for a scan without a sink. */
     public static long rowsCopied(ScanStatus s) {
-        return s.getSpec() != null && s.getSpec().getDestination() == null ? s.getRowsRead() : s.getRowsWritten();
+        return s.getSpec() != null && SinkRefs.of(s.getSpec()) == null ? s.getRowsRead() : s.getRowsWritten();
     }
 
     public static long sum(ItemCounts c) {

@@ -9,6 +9,9 @@ public interface ItemHandler<T extends SpecificRecord> {
 
     Result handle(T item);
 
+    /** Releases what the handler holds (the copy-worker's sinks) when its worker stops. */
+    default void close() {}
+
     /** The items to emit and what the step did. */
     record Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests) {}
 }

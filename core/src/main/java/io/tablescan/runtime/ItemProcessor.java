@@ -2,6 +2,7 @@ package io.tablescan.runtime;
 
 import io.tablescan.items.WorkItemValidator;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.sink.FailedWriteException;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.RetryingTableStore.FailedRequestException;
 import java.util.ArrayList;
@@ -87,7 +88,8 @@ final class ItemProcessor<T extends SpecificRecord> {
             throw new IllegalStateException("interrupted");
         } catch (RuntimeException | LinkageError | AssertionError e) {
             // A broken dependency (LinkageError) fails the item, not the worker thread: parked, counted, visible.
-            int attempts = e instanceof FailedRequestException f ? f.attempts() : 1;
+            int attempts = e instanceof FailedRequestException f ? f.attempts()
+                    : e instanceof FailedWriteException w ? w.attempts() : 1;
             String error = e.getClass().getSimpleName() + ": " + e.getMessage();
             return new Outcome(List.of(DeadLetters.of(namespace, record, spec.getScanId(), e, attempts, worker)),
                     spec.getScanId(), kind, ItemKind.depth(item), null, error, RetryingTableStore.takeThreadCounts());

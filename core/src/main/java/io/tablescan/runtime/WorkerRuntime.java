@@ -64,6 +64,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final String inputTopic;
     private final Consumer<byte[], byte[]> consumer;
     private final Supplier<Producer<byte[], byte[]>> producers;
+    private final ItemHandler<T> handler;
     private final ItemProcessor<T> processor;
     private final AutoCloseable cancelFollower;
     private final Serializer<SpecificRecord> serializer;
@@ -100,6 +101,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.partitions = new AssignedPartitions(consumer);
         this.producers = producers;
         this.serializer = serializer;
+        this.handler = handler;
         this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, deserializer, maxInFlight, cancelled);
         this.maxInHand = 2 * maxInFlight; // enough to keep every slot busy while finished work commits
         this.meters = new WorkerMeters(worker, input);
@@ -350,6 +352,11 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             producer.close(Duration.ofSeconds(5));
         }
         executor.shutdownNow();
+        try {
+            handler.close(); // its sinks, say: after the work in hand, which is committed or abandoned by now
+        } catch (RuntimeException e) {
+            LOG.warn("closing the {} handler: {}", worker, e.toString());
+        }
         consumerMetrics.close();
         try {
             cancelFollower.close();
@@ -358,8 +365,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         }
     }
 
-    /** Asks the loop to finish the work in hand and stop, without waiting for it. */
-    void stopSoon() {
+    /** Asks the loop to finish the work in hand and stop, without waiting for it (public for the workers' own tests). */
+    public void stopSoon() {
         running = false;
         consumer.wakeup();
     }

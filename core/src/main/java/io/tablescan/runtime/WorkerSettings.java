@@ -49,6 +49,11 @@ public final class WorkerSettings {
         return kafka;
     }
 
+    /** How this worker retries transient failures: table requests, and sink writes. */
+    public RetryPolicy retry() {
+        return retry;
+    }
+
     public int maxInFlight() {
         return maxInFlight;
     }

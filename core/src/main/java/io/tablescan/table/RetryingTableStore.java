@@ -37,6 +37,14 @@ public final class RetryingTableStore extends InterceptingTableStore {
         return taken;
     }
 
+    /**
+     * Counts a retry made above the stores (a sink's write retried by the worker), so the ledger counts it with
+     * the item this thread is processing, like the stores' own.
+     */
+    public static void countRetry() {
+        THREAD_COUNTS.get()[0]++;
+    }
+
     @Override
     protected <T> T call(String operation, Supplier<T> request) {
         for (int attempt = 1; ; attempt++) {

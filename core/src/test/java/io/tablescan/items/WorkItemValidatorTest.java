@@ -142,6 +142,23 @@ class WorkItemValidatorTest {
                 .doesNotThrowAnyException();
     }
 
+    static io.tablescan.schema.SinkRef sink(String type, String account, String target) {
+        return io.tablescan.schema.SinkRef.newBuilder().setType(type).setAccount(account).setTarget(target).build();
+    }
+
+    @Test
+    void aNamedSinkNeedsATypeAndATableSinkAValidTable() {
+        assertRejected(WorkItems.root(spec(b -> b.setSink(sink(" ", null, "x")))), "sink type is empty");
+        assertRejected(WorkItems.root(spec(b -> b.setSink(sink("table", null, "Dest")))), "sink account alias is empty");
+        assertRejected(WorkItems.root(spec(b -> b.setSink(sink("table", "dst", "my-table")))),
+                "sink table name 'my-table' is not valid");
+        assertThatCode(() -> {
+            WorkItemValidator.check(WorkItems.root(spec(b -> b.setSink(sink("table", "dst", "Dest")))));
+            // Other types' targets are theirs to judge: a folder, a topic, anything.
+            WorkItemValidator.check(WorkItems.root(spec(b -> b.setDestination(null).setSink(sink("count", null, "a/b c")))));
+        }).doesNotThrowAnyException();
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {0, 101})
     void entityBatchesOutsideOneToOneHundredRowsAreRejected(int rows) {

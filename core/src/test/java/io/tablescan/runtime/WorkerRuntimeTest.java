@@ -130,6 +130,32 @@ class WorkerRuntimeTest {
     }
 
     @Test
+    void theHandlerIsClosedWhenTheWorkerStops() {
+        AtomicInteger closed = new AtomicInteger();
+        ItemHandler<PrefixQuery> closing = new ItemHandler<>() {
+            @Override
+            public Class<PrefixQuery> type() {
+                return PrefixQuery.class;
+            }
+
+            @Override
+            public Result handle(PrefixQuery item) {
+                return new Result(List.of(), 1, 0, 1);
+            }
+
+            @Override
+            public void close() {
+                closed.incrementAndGet();
+            }
+        };
+
+        runWith(runtime(closing), root());
+
+        assertThat(closed).hasValue(1);
+        assertThat(producer.transactionCommitted()).isTrue();
+    }
+
+    @Test
     void itemsOfACancelledScanAreSkippedAndCountedAsSkipped() {
         AtomicInteger handled = new AtomicInteger();
         runWith(runtime(handler(item -> {

@@ -87,6 +87,33 @@ class AvroSingleObjectSerdeTest {
         assertThat(back.getDepth()).isZero();
     }
 
+    @Test
+    void readsABatchWrittenByTheFirstReleaseWithoutASink() throws java.io.IOException {
+        // What a 0.1.0 worker put on the wire: the released schema, which has a destination and no sink.
+        Schema released = WireRecords.releasedSchemas().stream()
+                .filter(s -> s.getFullName().equals(EntityBatch.getClassSchema().getFullName())).findFirst().orElseThrow();
+        assertThat(released.getField("spec").schema().getField("sink")).isNull();
+        EntityBatch batch = new EntityBatch("id", spec(), "p", List.of(new Entity("r", List.of())));
+        GenericRecord old = asWrittenBy(released, batch);
+
+        EntityBatch back = (EntityBatch) deserializer.deserialize("t", encode(released, old));
+
+        assertThat(back.getSpec().getSink()).isNull();
+        assertThat(back.getSpec().getDestination()).isEqualTo(new TableRef("dst", "Dest"));
+        assertThat(back).isEqualTo(batch);
+    }
+
+    /** The record as a writer with an older schema holds it: fields it lacks dropped. */
+    private static GenericRecord asWrittenBy(Schema older, EntityBatch current) throws java.io.IOException {
+        var bytes = new java.io.ByteArrayOutputStream();
+        var encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(bytes, null);
+        new org.apache.avro.specific.SpecificDatumWriter<EntityBatch>(EntityBatch.getClassSchema()).write(current, encoder);
+        encoder.flush();
+        var decoder = org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null);
+        return new org.apache.avro.generic.GenericDatumReader<GenericRecord>(EntityBatch.getClassSchema(), older)
+                .read(null, decoder);
+    }
+
     private static byte[] encode(Schema schema, GenericRecord record) {
         try {
             return new BinaryMessageEncoder<GenericRecord>(WireRecords.model(), schema).encode(record).array();

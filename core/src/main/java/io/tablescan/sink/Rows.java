@@ -1,0 +1,64 @@
+package io.tablescan.sink;
+
+import io.tablescan.scanner.TableRow;
+import io.tablescan.schema.Entity;
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.Property;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rows between the wire (Avro) and the SPI. The value types are the same on both sides except BINARY, a
+ * ByteBuffer in Avro and a byte[] for sinks (a plugin should not have to care about buffer positions).
+ */
+public final class Rows {
+    private static final EdmType[] TO_SPI = new EdmType[io.tablescan.schema.EdmType.values().length];
+    private static final io.tablescan.schema.EdmType[] TO_WIRE = new io.tablescan.schema.EdmType[EdmType.values().length];
+
+    static {
+        // The same symbols by name; an EDM type added on one side only fails here, at class load, not mid-copy.
+        for (io.tablescan.schema.EdmType wire : io.tablescan.schema.EdmType.values()) {
+            EdmType spi = EdmType.valueOf(wire.name());
+            TO_SPI[wire.ordinal()] = spi;
+            TO_WIRE[spi.ordinal()] = wire;
+        }
+    }
+
+    private Rows() {}
+
+    /** The rows of an entity batch, all of its partition. */
+    public static List<Row> of(EntityBatch batch) {
+        List<Row> rows = new ArrayList<>(batch.getEntities().size());
+        for (Entity entity : batch.getEntities()) {
+            List<RowProperty> properties = new ArrayList<>(entity.getProperties().size());
+            for (Property p : entity.getProperties()) {
+                properties.add(new RowProperty(p.getName(), TO_SPI[p.getType().ordinal()], toSpi(p.getValue())));
+            }
+            rows.add(new Row(batch.getPartitionKey(), entity.getRowKey(), properties));
+        }
+        return rows;
+    }
+
+    /** A row as the table adapters write it. */
+    public static TableRow toTableRow(Row row) {
+        List<Property> properties = new ArrayList<>(row.properties().size());
+        for (RowProperty p : row.properties()) {
+            Object value = p.value() instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : p.value();
+            properties.add(new Property(p.name(), TO_WIRE[p.type().ordinal()], value));
+        }
+        return new TableRow(row.partitionKey(), row.rowKey(), properties);
+    }
+
+    private static Object toSpi(Object value) {
+        if (value instanceof ByteBuffer buffer) {
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.duplicate().get(bytes); // duplicate: the batch's buffer keeps its position
+            return bytes;
+        }
+        return value;
+    }
+}

@@ -1,0 +1,83 @@
+package io.tablescan.sink;
+
+import io.tablescan.spi.RowSink;
+import io.tablescan.spi.SinkContext;
+import io.tablescan.spi.SinkException;
+import io.tablescan.spi.SinkProvider;
+import io.tablescan.spi.SinkRef;
+import io.tablescan.table.RetryPolicy;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The sinks of one worker: providers by type (found with {@link ServiceLoader}), one sink per sink reference,
+ * made on its first batch and kept, so every scan naming the same target shares it.
+ */
+public final class SinkRegistry implements AutoCloseable {
+    private final Map<String, SinkProvider> providers;
+    private final Function<SinkRef, SinkContext> contexts;
+    private final RetryPolicy retry;
+    private final Map<SinkRef, RowSink> sinks = new ConcurrentHashMap<>();
+
+    public SinkRegistry(Iterable<SinkProvider> providers, Function<SinkRef, SinkContext> contexts, RetryPolicy retry) {
+        Map<String, SinkProvider> byType = new TreeMap<>();
+        for (SinkProvider provider : providers) {
+            SinkProvider other = byType.putIfAbsent(provider.type(), provider);
+            if (other != null) { // which one would win depends on the class path: refuse to guess
+                throw new IllegalStateException("two sink providers of type '" + provider.type() + "': "
+                        + other.getClass().getName() + " and " + provider.getClass().getName());
+            }
+        }
+        this.providers = byType;
+        this.contexts = contexts;
+        this.retry = retry;
+    }
+
+    /** The providers on the class path of this worker. */
+    public static SinkRegistry load(Function<SinkRef, SinkContext> contexts, RetryPolicy retry) {
+        return new SinkRegistry(ServiceLoader.load(SinkProvider.class), contexts, retry);
+    }
+
+    /**
+     * The sink for {@code ref}, prepared on its first write and retrying transient failures.
+     *
+     * @throws SinkException (permanent) when no provider has the reference's type
+     */
+    public RowSink sink(SinkRef ref) {
+        RowSink sink = sinks.get(ref);
+        if (sink != null) {
+            return sink;
+        }
+        SinkProvider provider = providers.get(ref.type());
+        if (provider == null) {
+            throw SinkException.permanent("unknown sink type '" + ref.type() + "': this worker has sinks of type "
+                    + String.join(", ", providers.keySet()));
+        }
+        // A failed create is not kept: the next batch tries again (its account may be configured by then).
+        return sinks.computeIfAbsent(ref, r -> new GuardedSink(provider.create(contexts.apply(r)), retry));
+    }
+
+    /** Closes every sink; one that fails to close does not keep the others open. */
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        for (RowSink sink : sinks.values()) {
+            try {
+                sink.close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        sinks.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+}

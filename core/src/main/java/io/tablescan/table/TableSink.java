@@ -1,0 +1,46 @@
+package io.tablescan.table;
+
+import io.tablescan.scanner.TableRow;
+import io.tablescan.sink.Rows;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowSink;
+import java.util.List;
+
+/**
+ * Writes each batch to a table as one transaction of UPSERT_REPLACE operations: a replayed batch rewrites the
+ * same rows, so the destination converges to the source. Its store retries each request (a
+ * {@link RetryingTableStore}), so its failures pass to the worker as they are, with their attempts.
+ */
+final class TableSink implements RowSink {
+    private final TableStore store;
+    private final String table;
+
+    TableSink(TableStore store, String table) {
+        this.store = store;
+        this.table = table;
+    }
+
+    /**
+     * Nothing: the table is created on the first write that finds it missing. Checking first would cost a
+     * request per sink even when the table exists, and a table deleted mid-scan is created again.
+     */
+    @Override
+    public void prepare() {}
+
+    @Override
+    public int write(List<Row> rows) {
+        List<TableRow> tableRows = rows.stream().map(Rows::toTableRow).toList();
+        String partitionKey = rows.getFirst().partitionKey();
+        try {
+            store.upsert(table, partitionKey, tableRows);
+            return 1;
+        } catch (TableStoreException e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+            store.createTableIfNotExists(table); // the destination is created on first write
+            store.upsert(table, partitionKey, tableRows);
+            return 3;
+        }
+    }
+}

@@ -1,0 +1,256 @@
+package io.tablescan.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowSink;
+import io.tablescan.spi.SinkContext;
+import io.tablescan.spi.SinkException;
+import io.tablescan.spi.SinkProvider;
+import io.tablescan.spi.SinkRef;
+import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableSinkProvider;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** The runtime around every sink: lookup by type, one sink per reference, prepared once, transient failures retried. */
+class SinkRegistryTest {
+    static final RetryPolicy NO_WAIT = new RetryPolicy(3, Duration.ZERO, Duration.ZERO);
+    static final List<Row> ROWS = List.of(new Row("p", "r", List.of()));
+
+    /** A sink whose failures the test scripts: the next {@code failures} calls throw {@code failure}. */
+    static final class ScriptedSink implements RowSink {
+        final AtomicInteger prepares = new AtomicInteger();
+        final AtomicInteger writes = new AtomicInteger();
+        final AtomicInteger closes = new AtomicInteger();
+        volatile int prepareFailures;
+        volatile int writeFailures;
+        volatile RuntimeException failure = SinkException.transientFailure("busy", null);
+
+        @Override
+        public void prepare() {
+            prepares.incrementAndGet();
+            if (prepareFailures > 0) {
+                prepareFailures--;
+                throw failure;
+            }
+        }
+
+        @Override
+        public int write(List<Row> rows) {
+            writes.incrementAndGet();
+            if (writeFailures > 0) {
+                writeFailures--;
+                throw failure;
+            }
+            return 1;
+        }
+
+        @Override
+        public void close() {
+            closes.incrementAndGet();
+        }
+    }
+
+    final List<SinkRef> created = new ArrayList<>();
+    final ScriptedSink sink = new ScriptedSink();
+
+    SinkProvider provider(String type) {
+        return new SinkProvider() {
+            @Override
+            public String type() {
+                return type;
+            }
+
+            @Override
+            public RowSink create(SinkContext context) {
+                created.add(context.ref());
+                return sink;
+            }
+        };
+    }
+
+    static Function<SinkRef, SinkContext> contexts() {
+        return ref -> new SinkContext() {
+            @Override
+            public SinkRef ref() {
+                return ref;
+            }
+
+            @Override
+            public <T> T account(String alias, Class<T> kind) {
+                throw new IllegalArgumentException("no accounts here");
+            }
+        };
+    }
+
+    SinkRegistry registry(SinkProvider... providers) {
+        return new SinkRegistry(List.of(providers), contexts(), NO_WAIT);
+    }
+
+    static SinkRef ref(String type, String target) {
+        return new SinkRef(type, null, target, Map.of("k", "v"));
+    }
+
+    @Test
+    void anUnknownTypeIsAPermanentFailureNamingTheTypesThisWorkerHas() {
+        SinkRegistry registry = registry(provider("count"), provider("table"));
+
+        assertThatThrownBy(() -> registry.sink(ref("nosuch", "t")))
+                .isInstanceOfSatisfying(SinkException.class, e -> assertThat(e.isTransient()).isFalse())
+                .hasMessage("unknown sink type 'nosuch': this worker has sinks of type count, table");
+    }
+
+    @Test
+    void theTableSinkIsFoundOnTheClassPath() {
+        List<String> types = ServiceLoader.load(SinkProvider.class).stream().map(p -> p.get().type()).toList();
+
+        assertThat(types).contains("table");
+        assertThat(ServiceLoader.load(SinkProvider.class).stream().map(ServiceLoader.Provider::type))
+                .contains(TableSinkProvider.class);
+    }
+
+    @Test
+    void twoProvidersOfOneTypeAreRefused() {
+        assertThatThrownBy(() -> registry(provider("count"), provider("count")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("two sink providers of type 'count'");
+    }
+
+    @Test
+    void oneSinkPerReferenceMadeOnItsFirstUseAndPreparedOnce() {
+        SinkRegistry registry = registry(provider("count"));
+
+        RowSink first = registry.sink(ref("count", "a"));
+        first.write(ROWS);
+        first.write(ROWS);
+        RowSink again = registry.sink(ref("count", "a"));
+        registry.sink(ref("count", "b"));
+
+        assertThat(again).isSameAs(first);
+        assertThat(created).containsExactly(ref("count", "a"), ref("count", "b"));
+        assertThat(sink.prepares).as("prepared before the first write only").hasValue(1);
+        assertThat(sink.writes).hasValue(2);
+    }
+
+    @Test
+    void concurrentFirstWritesPrepareOnce() throws Exception {
+        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+        CountDownLatch start = new CountDownLatch(1);
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 16; i++) {
+                threads.submit(() -> {
+                    start.await();
+                    return guarded.write(ROWS);
+                });
+            }
+            start.countDown();
+        }
+        assertThat(sink.prepares).hasValue(1);
+        assertThat(sink.writes).hasValue(16);
+    }
+
+    @Test
+    void transientWriteFailuresAreRetried() {
+        sink.writeFailures = 2;
+        RetryingTableStore.takeThreadCounts();
+
+        int requests = registry(provider("count")).sink(ref("count", "a")).write(ROWS);
+
+        assertThat(requests).isEqualTo(1);
+        assertThat(sink.writes).hasValue(3);
+        assertThat(RetryingTableStore.takeThreadCounts()).as("the item's retries, for the ledger").containsExactly(2, 0);
+    }
+
+    @Test
+    void transientFailuresPastTheBudgetFailWithTheirAttempts() {
+        sink.writeFailures = Integer.MAX_VALUE;
+        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+
+        assertThatThrownBy(() -> guarded.write(ROWS)).isInstanceOfSatisfying(FailedWriteException.class, e -> {
+            assertThat(e.attempts()).isEqualTo(NO_WAIT.maxAttempts());
+            assertThat(e.isTransient()).isTrue();
+            assertThat(e.getMessage()).isEqualTo("busy (after 3 attempts)");
+        });
+        assertThat(sink.writes).hasValue(NO_WAIT.maxAttempts());
+    }
+
+    @Test
+    void permanentFailuresAreNotRetried() {
+        sink.writeFailures = 1;
+        sink.failure = SinkException.permanent("bad row");
+        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+
+        assertThatThrownBy(() -> guarded.write(ROWS)).isInstanceOfSatisfying(FailedWriteException.class,
+                e -> assertThat(e.attempts()).isEqualTo(1)).hasMessage("bad row");
+        assertThat(sink.writes).hasValue(1);
+    }
+
+    @Test
+    void otherExceptionsPassUnchangedAndUnretried() {
+        sink.writeFailures = 1;
+        sink.failure = new IllegalStateException("a bug in the sink");
+        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+
+        assertThatThrownBy(() -> guarded.write(ROWS)).isInstanceOf(IllegalStateException.class);
+        assertThat(sink.writes).hasValue(1);
+    }
+
+    @Test
+    void aFailedPrepareIsRetriedAndRunsAgainBeforeTheNextWrite() {
+        sink.prepareFailures = NO_WAIT.maxAttempts(); // every attempt of the first write's prepare fails
+        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+
+        assertThatThrownBy(() -> guarded.write(ROWS)).isInstanceOf(FailedWriteException.class);
+        assertThat(sink.writes).as("no write before the sink is prepared").hasValue(0);
+
+        guarded.write(ROWS);
+
+        assertThat(sink.prepares).hasValue(NO_WAIT.maxAttempts() + 1);
+        assertThat(sink.writes).hasValue(1);
+    }
+
+    @Test
+    void aProviderThatCannotCreateItsSinkTriesAgainOnTheNextBatch() {
+        AtomicInteger attempts = new AtomicInteger();
+        SinkRegistry registry = new SinkRegistry(List.of(new SinkProvider() {
+            @Override
+            public String type() {
+                return "count";
+            }
+
+            @Override
+            public RowSink create(SinkContext context) {
+                if (attempts.incrementAndGet() == 1) {
+                    throw SinkException.permanent("account not configured");
+                }
+                return sink;
+            }
+        }), contexts(), NO_WAIT);
+
+        assertThatThrownBy(() -> registry.sink(ref("count", "a"))).hasMessage("account not configured");
+        assertThat(registry.sink(ref("count", "a"))).isNotNull();
+        assertThat(attempts).hasValue(2);
+    }
+
+    @Test
+    void closingTheRegistryClosesEverySinkOnce() {
+        SinkRegistry registry = registry(provider("count"));
+        registry.sink(ref("count", "a"));
+        registry.sink(ref("count", "b")); // the same scripted sink behind both references
+
+        registry.close();
+        registry.close();
+
+        assertThat(sink.closes).hasValue(2);
+    }
+}
