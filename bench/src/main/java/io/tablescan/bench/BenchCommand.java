@@ -16,7 +16,7 @@ import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;

@@ -3,7 +3,7 @@ package io.tablescan.cli;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.scanner.KeyRange;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.QueryOptions;
 import io.tablescan.table.TableNames;
 import io.tablescan.table.TableStore;

@@ -9,7 +9,7 @@ import io.tablescan.cli.RestTableReader.WireRow;
 import io.tablescan.cli.RestTableReader.WireValue;
 import io.tablescan.table.QueryOptions;
 import io.tablescan.table.TableStore;
-import io.tablescan.table.WireForm;
+import io.tablescan.azure.WireForm;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;

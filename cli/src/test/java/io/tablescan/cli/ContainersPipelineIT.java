@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.azure.AzureTableStore;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;

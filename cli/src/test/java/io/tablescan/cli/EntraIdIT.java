@@ -7,7 +7,7 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import com.sun.net.httpserver.HttpServer;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.tablescan.local.AzuriteServer;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.TableStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -12,7 +12,7 @@ import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.TableStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

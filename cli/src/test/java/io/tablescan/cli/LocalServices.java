@@ -2,7 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;

@@ -2,6 +2,7 @@ package io.tablescan.table;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -17,6 +18,11 @@ public final class Accounts {
     public static final String CLIENT_ID = "CLIENT_ID";
     private final Function<String, String> env;
     private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
+    /** The table adapter on the class path (the Azure one in every build); core itself knows no service. */
+    private static final AccountConnector CONNECTOR = ServiceLoader.load(AccountConnector.class).findFirst()
+            .orElse(settings -> {
+                throw new IllegalArgumentException("no table adapter on the class path");
+            });
 
     public Accounts(Function<String, String> env) {
         this.env = env;
@@ -61,30 +67,23 @@ public final class Accounts {
     }
 
     /**
-     * The alias's store, by the first credential configured: a connection string; an endpoint with a SAS token;
-     * an endpoint alone, signed in with Microsoft Entra ID.
+     * The alias's store: the one registered, or the one the table adapter opens from the alias's settings (a
+     * connection string; an endpoint with a SAS token; an endpoint alone, signed in with Microsoft Entra ID).
      */
     public TableStore get(String alias) {
         return stores.computeIfAbsent(alias.toLowerCase(Locale.ROOT), key -> {
-            String connectionString = setting(alias, CONNECTION_STRING);
-            String endpoint = setting(alias, ENDPOINT);
-            String sasToken = setting(alias, SAS_TOKEN);
+            TableStore opened;
             try {
-                if (connectionString != null) {
-                    return AzureTableStore.fromConnectionString(connectionString);
-                }
-                if (endpoint != null && sasToken != null) {
-                    return AzureTableStore.fromSasToken(endpoint, sasToken);
-                }
-                if (endpoint != null) {
-                    return AzureTableStore.fromEntraId(endpoint, setting(alias, CLIENT_ID));
-                }
+                opened = CONNECTOR.open(setting -> setting(alias, setting));
             } catch (IllegalArgumentException e) {
                 throw new UnknownAccountException("account alias '" + alias + "': " + e.getMessage());
             }
-            throw new UnknownAccountException("unknown account alias '" + alias + "': set " + variable(alias)
-                    + ", or " + variable(alias, ENDPOINT) + " with " + variable(alias, SAS_TOKEN)
-                    + " (or alone for Entra ID)");
+            if (opened == null) {
+                throw new UnknownAccountException("unknown account alias '" + alias + "': set " + variable(alias)
+                        + ", or " + variable(alias, ENDPOINT) + " with " + variable(alias, SAS_TOKEN)
+                        + " (or alone for Entra ID)");
+            }
+            return opened;
         });
     }
 

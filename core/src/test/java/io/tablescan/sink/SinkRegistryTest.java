@@ -11,12 +11,10 @@ import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
-import io.tablescan.table.TableSinkProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -109,15 +107,6 @@ class SinkRegistryTest {
         assertThatThrownBy(() -> registry.sink(ref("nosuch", "t")))
                 .isInstanceOfSatisfying(SinkException.class, e -> assertThat(e.isTransient()).isFalse())
                 .hasMessage("unknown sink type 'nosuch': this worker has sinks of type count, table");
-    }
-
-    @Test
-    void theTableSinkIsFoundOnTheClassPath() {
-        List<String> types = ServiceLoader.load(SinkProvider.class).stream().map(p -> p.get().type()).toList();
-
-        assertThat(types).contains("table");
-        assertThat(ServiceLoader.load(SinkProvider.class).stream().map(ServiceLoader.Provider::type))
-                .contains(TableSinkProvider.class);
     }
 
     @Test

@@ -10,7 +10,7 @@ import io.tablescan.scanner.PartitionRange;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Property;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.QueryOptions;
 import io.tablescan.table.TableStoreException;
 import io.tablescan.testkit.LocalScan;

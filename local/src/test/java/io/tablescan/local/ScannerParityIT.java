@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.scanner.KeyRange;
 import io.tablescan.scanner.TableRow;
-import io.tablescan.table.AzureTableStore;
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.TableStore;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.LocalScan;

@@ -7,7 +7,7 @@ import io.tablescan.scanner.PartitionRange;
 import io.tablescan.scanner.ScanQuery;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.Property;
-import io.tablescan.table.ODataFilter;
+import io.tablescan.azure.ODataFilter;
 import io.tablescan.table.QueryOptions;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;

@@ -3,7 +3,7 @@ package io.tablescan.testkit;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Property;
-import io.tablescan.table.EdmCodec;
+import io.tablescan.azure.EdmCodec;
 import io.tablescan.table.TableStoreException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.tablescan.table;
+package io.tablescan.azure;
 
 import static io.tablescan.scanner.Keys.literal;
 

@@ -1,4 +1,6 @@
-package io.tablescan.table;
+package io.tablescan.azure;
+
+import io.tablescan.table.Accounts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.tablescan.table;
+package io.tablescan.azure;
 
 import com.azure.data.tables.models.TableEntity;
 import io.tablescan.scanner.TableRow;

@@ -1,5 +1,8 @@
-package io.tablescan.table;
+package io.tablescan.azure;
 
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
+import io.tablescan.table.RetryingTableStore;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.sink.Rows;
 import io.tablescan.spi.Row;

@@ -1,5 +1,6 @@
-package io.tablescan.table;
+package io.tablescan.azure;
 
+import io.tablescan.table.TableStore;
 import io.tablescan.sink.SinkRefs;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkContext;

@@ -1,4 +1,4 @@
-package io.tablescan.table;
+package io.tablescan.azure;
 
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Property;

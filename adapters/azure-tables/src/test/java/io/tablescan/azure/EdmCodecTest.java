@@ -1,4 +1,4 @@
-package io.tablescan.table;
+package io.tablescan.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

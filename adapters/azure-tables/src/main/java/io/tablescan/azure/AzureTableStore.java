@@ -1,5 +1,8 @@
-package io.tablescan.table;
+package io.tablescan.azure;
 
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
+import io.tablescan.table.QueryOptions;
 import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.policy.FixedDelayOptions;
