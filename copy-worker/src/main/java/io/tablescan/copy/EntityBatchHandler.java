@@ -1,5 +1,6 @@
 package io.tablescan.copy;
 
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.EntityBatch;
@@ -32,13 +33,13 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
     }
 
     @Override
-    public Result handle(EntityBatch batch) {
+    public Result handle(EntityBatch batch, ItemContext context) {
         SinkRef ref = SinkRefs.of(batch.getSpec());
         if (ref == null) {
             return new Result(List.of(), 0, 0, 0); // a scan without a sink: other consumers use the batches
         }
         List<Row> rows = Rows.of(batch);
-        int requests = sinks.sink(ref).write(rows);
+        int requests = sinks.sink(ref).write(rows, context);
         return new Result(List.of(), 0, rows.size(), requests);
     }
 

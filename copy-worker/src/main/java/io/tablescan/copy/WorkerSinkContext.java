@@ -10,7 +10,8 @@ record WorkerSinkContext(SinkRef ref, WorkerSettings settings) implements SinkCo
     @Override
     public <T> T account(String alias, Class<T> kind) {
         if (kind == TableStore.class) {
-            return kind.cast(settings.store(alias)); // throws UnknownAccountException for an alias it lacks
+            // Without retries: the worker retries a sink's failed writes, counting them for the item written.
+            return kind.cast(settings.account(alias)); // throws UnknownAccountException for an alias it lacks
         }
         throw new IllegalArgumentException("this worker has no " + kind.getSimpleName() + " for account '" + alias + "'");
     }

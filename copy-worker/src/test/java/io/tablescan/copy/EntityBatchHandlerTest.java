@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablescan.items.EntityBatcher;
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
@@ -13,10 +14,11 @@ import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.Property;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
+import io.tablescan.table.TableStoreException;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
-import io.tablescan.table.RetryingTableStore.FailedRequestException;
+import io.tablescan.sink.FailedWriteException;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScriptedFailures;
 import java.nio.ByteBuffer;
@@ -32,6 +34,8 @@ class EntityBatchHandlerTest {
     static final ScanSpec SPEC = ScanSpec.newBuilder().setScanId("scan-c").setSource(new TableRef("src", "Source"))
             .setDestination(new TableRef("dst", "Dest")).setPageSize(1000).setPageBudget(5).setCreatedAtMillis(1L)
             .build();
+    /** The context of the item each test handles; it counts the item\'s retries. */
+    final ItemContext context = new ItemContext(SPEC);
     static final RetryPolicy NO_WAIT = new RetryPolicy(3, Duration.ZERO, Duration.ZERO);
 
     InMemoryTableStore sourceAccount;
@@ -72,7 +76,7 @@ class EntityBatchHandlerTest {
     void writesTheBatchsRowsToTheDestinationAccountsTable() {
         List<TableRow> rows = rows("p'1", 30);
 
-        Result result = handler.handle(batch(SPEC, rows));
+        Result result = handler.handle(batch(SPEC, rows), context);
 
         assertThat(destinationAccount.rows("Dest")).containsExactlyElementsOf(rows);
         assertThat(result.emitted()).isEmpty();
@@ -89,8 +93,8 @@ class EntityBatchHandlerTest {
         TableRow stale = new TableRow("p", "r002", List.of(new Property("Old", EdmType.BOOLEAN, true)));
         destinationAccount.upsert("Dest", "p", List.of(stale));
 
-        handler.handle(batch(SPEC, rows));
-        handler.handle(batch(SPEC, rows));
+        handler.handle(batch(SPEC, rows), context);
+        handler.handle(batch(SPEC, rows), context);
 
         assertThat(destinationAccount.rows("Dest")).as("the stale row replaced, no property kept")
                 .containsExactlyElementsOf(rows);
@@ -101,7 +105,7 @@ class EntityBatchHandlerTest {
         ScanSpec elsewhere = ScanSpec.newBuilder(SPEC).setDestination(new TableRef("dst", "NewTable")).build();
         List<TableRow> rows = rows("p", 3);
 
-        Result result = handler.handle(batch(elsewhere, rows));
+        Result result = handler.handle(batch(elsewhere, rows), context);
 
         assertThat(destinationAccount.rows("NewTable")).containsExactlyElementsOf(rows);
         assertThat(result.rowsWritten()).isEqualTo(3);
@@ -113,7 +117,7 @@ class EntityBatchHandlerTest {
     void aScanWithoutADestinationWritesNothing() {
         ScanSpec noSink = ScanSpec.newBuilder(SPEC).setDestination(null).build();
 
-        Result result = handler.handle(batch(noSink, rows("p", 3)));
+        Result result = handler.handle(batch(noSink, rows("p", 3)), context);
 
         assertThat(result).isEqualTo(new Result(List.of(), 0, 0, 0));
         assertThat(destination.upserts()).isZero();
@@ -124,9 +128,11 @@ class EntityBatchHandlerTest {
     void aPermanentFailureIsThrownAfterOneAttemptAndCreatesNoTable() {
         destination.failUpserts(1, ScriptedFailures.forbidden(), false);
 
-        assertThatThrownBy(() -> handler.handle(batch(SPEC, rows("p", 3))))
-                .isInstanceOfSatisfying(FailedRequestException.class, e -> {
-                    assertThat(e.status()).isEqualTo(403);
+        assertThatThrownBy(() -> handler.handle(batch(SPEC, rows("p", 3)), context))
+                .isInstanceOfSatisfying(FailedWriteException.class, e -> {
+                    assertThat(e.isTransient()).isFalse();
+                    assertThat(e).rootCause().isInstanceOfSatisfying(TableStoreException.class,
+                            cause -> assertThat(cause.status()).isEqualTo(403));
                     assertThat(e.attempts()).isEqualTo(1);
                 });
         assertThat(destination.upserts()).isEqualTo(1);
@@ -138,24 +144,25 @@ class EntityBatchHandlerTest {
     void aTimeoutAfterTheServiceAppliedTheWriteIsRetriedAndLeavesEachRowOnce() {
         destination.failUpserts(1, ScriptedFailures.timeout(), true);
         List<TableRow> rows = rows("p", 10);
-        RetryingTableStore.takeThreadCounts();
 
-        Result result = handler.handle(batch(SPEC, rows));
+        Result result = handler.handle(batch(SPEC, rows), context);
 
         assertThat(destinationAccount.rows("Dest")).containsExactlyElementsOf(rows);
         assertThat(result.rowsWritten()).isEqualTo(10);
         assertThat(destination.upserts()).isEqualTo(2);
-        assertThat(RetryingTableStore.takeThreadCounts()).as("one retry, no throttling").containsExactly(1, 0);
+        assertThat(new long[] {context.retries(), context.throttles()}).as("one retry, no throttling").containsExactly(1, 0);
     }
 
     @Test
     void transientFailuresPastTheRetryBudgetAreThrownWithTheirAttempts() {
         destination.failUpserts(Integer.MAX_VALUE, ScriptedFailures.busy(), false);
 
-        assertThatThrownBy(() -> handler.handle(batch(SPEC, rows("p", 3))))
-                .isInstanceOfSatisfying(FailedRequestException.class, e -> {
+        assertThatThrownBy(() -> handler.handle(batch(SPEC, rows("p", 3)), context))
+                .isInstanceOfSatisfying(FailedWriteException.class, e -> {
                     assertThat(e.isTransient()).isTrue();
-                    assertThat(e.status()).isEqualTo(503);
+                    assertThat(e.isThrottled()).as("503 is the service asking to slow down").isTrue();
+                    assertThat(e).rootCause().isInstanceOfSatisfying(TableStoreException.class,
+                            cause -> assertThat(cause.status()).isEqualTo(503));
                     assertThat(e.attempts()).isEqualTo(NO_WAIT.maxAttempts());
                 });
         assertThat(destination.upserts()).isEqualTo(NO_WAIT.maxAttempts());
@@ -166,7 +173,7 @@ class EntityBatchHandlerTest {
     void aBatchForAnAccountThisWorkerDoesNotKnowFails() {
         ScanSpec unknown = ScanSpec.newBuilder(SPEC).setDestination(new TableRef("nowhere", "Dest")).build();
 
-        assertThatThrownBy(() -> handler.handle(batch(unknown, rows("p", 1))))
+        assertThatThrownBy(() -> handler.handle(batch(unknown, rows("p", 1)), context))
                 .isInstanceOf(Accounts.UnknownAccountException.class).hasMessageContaining("nowhere");
     }
 }

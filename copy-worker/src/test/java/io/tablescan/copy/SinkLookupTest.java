@@ -3,6 +3,7 @@ package io.tablescan.copy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.ItemThreads;
@@ -48,7 +49,7 @@ class SinkLookupTest {
     void anUnknownSinkTypeFailsPermanentlyNamingTheKnownTypes() {
         EntityBatch batch = EntityBatchHandlerTest.batch(NOSUCH, EntityBatchHandlerTest.rows("p", 3));
 
-        assertThatThrownBy(() -> new EntityBatchHandler(settings).handle(batch))
+        assertThatThrownBy(() -> new EntityBatchHandler(settings).handle(batch, new ItemContext(batch.getSpec())))
                 .isInstanceOfSatisfying(SinkException.class, e -> assertThat(e.isTransient()).isFalse())
                 .hasMessageStartingWith("unknown sink type 'nosuch': this worker has sinks of type ")
                 .hasMessageContaining("table");

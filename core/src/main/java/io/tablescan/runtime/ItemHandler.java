@@ -3,11 +3,14 @@ package io.tablescan.runtime;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
-/** What a worker does with one work item. Failures throw; transient table errors are retried below this. */
+/**
+ * What a worker does with one work item. Failures throw; transient table errors are retried below this, by
+ * the stores and sinks the handler takes through its worker's settings and counts in the item's context.
+ */
 public interface ItemHandler<T extends SpecificRecord> {
     Class<T> type();
 
-    Result handle(T item);
+    Result handle(T item, ItemContext context);
 
     /** Releases what the handler holds (the copy-worker's sinks) when its worker stops. */
     default void close() {}

@@ -3,7 +3,6 @@ package io.tablescan.runtime;
 import io.tablescan.items.WorkItemValidator;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.sink.FailedWriteException;
-import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.RetryingTableStore.FailedRequestException;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,10 +67,10 @@ final class ItemProcessor<T extends SpecificRecord> {
         if (spec != null && cancelled.test(spec.getScanId())) {
             return new Outcome(List.of(), spec.getScanId(), kind, ItemKind.depth(item), null, null, null); // skipped
         }
-        RetryingTableStore.takeThreadCounts(); // from here on, this thread's retries belong to this item
+        ItemContext context = new ItemContext(spec);
         try {
             WorkItemValidator.check(item);
-            ItemHandler.Result result = handleBounded(item);
+            ItemHandler.Result result = handleBounded(item, context);
             List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(result.emitted().size());
             for (SpecificRecord emitted : result.emitted()) {
                 String topic = namespace.topic(ItemKind.of(emitted));
@@ -81,8 +80,7 @@ final class ItemProcessor<T extends SpecificRecord> {
                 }
                 out.add(new ProducerRecord<>(topic, ItemKind.key(emitted), value));
             }
-            return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null,
-                    RetryingTableStore.takeThreadCounts());
+            return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null, counts(context));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
@@ -92,15 +90,19 @@ final class ItemProcessor<T extends SpecificRecord> {
                     : e instanceof FailedWriteException w ? w.attempts() : 1;
             String error = e.getClass().getSimpleName() + ": " + e.getMessage();
             return new Outcome(List.of(DeadLetters.of(namespace, record, spec.getScanId(), e, attempts, worker)),
-                    spec.getScanId(), kind, ItemKind.depth(item), null, error, RetryingTableStore.takeThreadCounts());
+                    spec.getScanId(), kind, ItemKind.depth(item), null, error, counts(context));
         }
     }
 
-    private ItemHandler.Result handleBounded(T item) throws InterruptedException {
+    private static long[] counts(ItemContext context) {
+        return new long[] {context.retries(), context.throttles()};
+    }
+
+    private ItemHandler.Result handleBounded(T item, ItemContext context) throws InterruptedException {
         inFlight.acquire();
         handling.incrementAndGet();
         try {
-            return handler.handle(item);
+            return handler.handle(item, context);
         } finally {
             handling.decrementAndGet();
             inFlight.release();

@@ -4,6 +4,7 @@ import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
 import io.tablescan.table.MeteredTableStore;
 import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryCounter;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;
 import java.time.Duration;
@@ -124,11 +125,18 @@ public final class WorkerSettings {
         }
     }
 
-    /** The account's table store, retrying transient failures by this worker's policy. */
-    public TableStore store(String alias) {
+    /**
+     * The account's table store as this worker shares it between items: metered, with any injected faults, and
+     * without retries (a sink's writes are retried by the worker, each item's reads by {@link #store}).
+     */
+    public TableStore account(String alias) {
         return stores.computeIfAbsent(alias.toLowerCase(java.util.Locale.ROOT),
-                key -> new RetryingTableStore(
-                        new MeteredTableStore(FaultInjectingTableStore.wrap(accounts.get(alias), faults), key), retry));
+                key -> new MeteredTableStore(FaultInjectingTableStore.wrap(accounts.get(alias), faults), key));
+    }
+
+    /** The account's store for one item: retrying transient failures by this worker's policy, counted for it. */
+    public TableStore store(String alias, RetryCounter counter) {
+        return new RetryingTableStore(account(alias), retry, counter);
     }
 
     /** Creates the pipeline's topics if missing. */

@@ -7,7 +7,8 @@ public final class FailedWriteException extends SinkException {
     private final int attempts;
 
     FailedWriteException(SinkException cause, int attempts) {
-        super(cause.getMessage() + (attempts > 1 ? " (after " + attempts + " attempts)" : ""), cause.isTransient(), cause);
+        super(cause.getMessage() + (attempts > 1 ? " (after " + attempts + " attempts)" : ""), cause.isTransient(),
+                cause.isThrottled(), cause);
         this.attempts = attempts;
     }
 

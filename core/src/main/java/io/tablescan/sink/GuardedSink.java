@@ -6,17 +6,16 @@ import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkException;
 import io.tablescan.table.RetryPolicy;
-import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.RetryCounter;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * The runtime's guarantees around any sink, so a sink need not implement them: prepared once before its first
- * write (again after a failed prepare), and transient {@link SinkException}s retried with the worker's backoff.
- * Other exceptions pass unchanged: they are permanent, or already retried below (the table sink's store
- * retries each request itself).
+ * write (again after a failed prepare), and transient {@link SinkException}s retried with the worker's backoff,
+ * each retry counted for the item being written. Other exceptions pass unchanged: they are permanent.
  */
-final class GuardedSink implements RowSink {
+public final class GuardedSink implements AutoCloseable {
     private static final Counter RETRIES = Counter.builder("tablescan.sink.retries")
             .description("Sink writes retried after a transient failure").register(Metrics.globalRegistry);
 
@@ -29,12 +28,11 @@ final class GuardedSink implements RowSink {
         this.retry = retry;
     }
 
-    @Override
-    public void prepare() {
+    private void prepare(RetryCounter counter) {
         if (!prepared) {
             synchronized (this) { // concurrent first writes prepare once
                 if (!prepared) {
-                    retried(() -> {
+                    retried(counter, () -> {
                         sink.prepare();
                         return null;
                     });
@@ -44,10 +42,15 @@ final class GuardedSink implements RowSink {
         }
     }
 
-    @Override
-    public int write(List<Row> rows) {
-        prepare();
-        return retried(() -> sink.write(rows));
+    /**
+     * Writes rows of one partition, retrying transient failures and counting each retry in {@code counter}.
+     *
+     * @return the requests the write took
+     * @throws FailedWriteException when it failed for good, with the attempts it took
+     */
+    public int write(List<Row> rows, RetryCounter counter) {
+        prepare(counter);
+        return retried(counter, () -> sink.write(rows));
     }
 
     @Override
@@ -55,16 +58,19 @@ final class GuardedSink implements RowSink {
         sink.close();
     }
 
-    private <T> T retried(Supplier<T> call) {
+    private <T> T retried(RetryCounter counter, Supplier<T> call) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return call.get();
             } catch (SinkException e) {
+                if (e.isThrottled()) {
+                    counter.throttled();
+                }
                 if (!e.isTransient() || attempt >= retry.maxAttempts()) {
                     throw new FailedWriteException(e, attempt);
                 }
                 RETRIES.increment();
-                RetryingTableStore.countRetry(); // the ledger counts it with the item, as a table request's
+                counter.retried(); // the ledger counts it with the item, as a table request's
                 try {
                     Thread.sleep(retry.delay(attempt)); // backoff between attempts of one write
                 } catch (InterruptedException interrupted) {

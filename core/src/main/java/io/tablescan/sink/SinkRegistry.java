@@ -20,7 +20,7 @@ public final class SinkRegistry implements AutoCloseable {
     private final Map<String, SinkProvider> providers;
     private final Function<SinkRef, SinkContext> contexts;
     private final RetryPolicy retry;
-    private final Map<SinkRef, RowSink> sinks = new ConcurrentHashMap<>();
+    private final Map<SinkRef, GuardedSink> sinks = new ConcurrentHashMap<>();
 
     public SinkRegistry(Iterable<SinkProvider> providers, Function<SinkRef, SinkContext> contexts, RetryPolicy retry) {
         Map<String, SinkProvider> byType = new TreeMap<>();
@@ -46,8 +46,8 @@ public final class SinkRegistry implements AutoCloseable {
      *
      * @throws SinkException (permanent) when no provider has the reference's type
      */
-    public RowSink sink(SinkRef ref) {
-        RowSink sink = sinks.get(ref);
+    public GuardedSink sink(SinkRef ref) {
+        GuardedSink sink = sinks.get(ref);
         if (sink != null) {
             return sink;
         }
@@ -64,7 +64,7 @@ public final class SinkRegistry implements AutoCloseable {
     @Override
     public void close() {
         RuntimeException first = null;
-        for (RowSink sink : sinks.values()) {
+        for (GuardedSink sink : sinks.values()) {
             try {
                 sink.close();
             } catch (RuntimeException e) {

@@ -10,39 +10,24 @@ import java.util.function.Supplier;
  */
 public final class RetryingTableStore extends InterceptingTableStore {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RetryingTableStore.class);
-    /** Retries and throttling responses (429, 503) of the requests made on this thread. */
-    private static final ThreadLocal<long[]> THREAD_COUNTS = ThreadLocal.withInitial(() -> new long[2]);
-
     private static final Counter RETRY_METER = Counter.builder("tablescan.table.retries")
             .description("Table requests retried after a transient failure").register(Metrics.globalRegistry);
     private static final Counter THROTTLES = Counter.builder("tablescan.table.throttles")
             .description("Throttling responses (429, 503) from the table service").register(Metrics.globalRegistry);
 
     private final RetryPolicy policy;
+    private final RetryCounter counter;
 
-    public RetryingTableStore(TableStore store, RetryPolicy policy) {
+    /** Retries by {@code policy}, counting them in {@code counter} (the context of the item the requests are for). */
+    public RetryingTableStore(TableStore store, RetryPolicy policy, RetryCounter counter) {
         super(store);
         this.policy = policy;
+        this.counter = counter;
     }
 
-    /**
-     * Retries (index 0) and throttling responses (index 1) of the requests made on this thread since the last
-     * call, which resets them: a worker attributes them to the item it is processing.
-     */
-    public static long[] takeThreadCounts() {
-        long[] counts = THREAD_COUNTS.get();
-        long[] taken = counts.clone();
-        counts[0] = 0;
-        counts[1] = 0;
-        return taken;
-    }
-
-    /**
-     * Counts a retry made above the stores (a sink's write retried by the worker), so the ledger counts it with
-     * the item this thread is processing, like the stores' own.
-     */
-    public static void countRetry() {
-        THREAD_COUNTS.get()[0]++;
+    /** Retries by {@code policy}, counting nowhere but the worker's meters (work outside any item). */
+    public RetryingTableStore(TableStore store, RetryPolicy policy) {
+        this(store, policy, RetryCounter.NONE);
     }
 
     @Override
@@ -52,14 +37,14 @@ public final class RetryingTableStore extends InterceptingTableStore {
                 return request.get();
             } catch (TableStoreException e) {
                 if (e.status() == 429 || e.status() == 503) {
-                    THREAD_COUNTS.get()[1]++;
+                    counter.throttled();
                     THROTTLES.increment();
                 }
                 if (!e.isTransient() || attempt >= policy.maxAttempts()) {
                     throw new FailedRequestException(e, attempt);
                 }
                 RETRY_METER.increment();
-                THREAD_COUNTS.get()[0]++;
+                counter.retried();
                 LOG.debug("retrying a table request after: {} (attempt {})", e.getMessage(), attempt);
                 try {
                     Thread.sleep(policy.delay(attempt)); // backoff between attempts of one request

@@ -67,7 +67,7 @@ class WorkerRuntimeTest {
             }
 
             @Override
-            public Result handle(PrefixQuery item) {
+            public Result handle(PrefixQuery item, ItemContext context) {
                 return behaviour.apply(item);
             }
         };
@@ -139,7 +139,7 @@ class WorkerRuntimeTest {
             }
 
             @Override
-            public Result handle(PrefixQuery item) {
+            public Result handle(PrefixQuery item, ItemContext context) {
                 return new Result(List.of(), 1, 0, 1);
             }
 

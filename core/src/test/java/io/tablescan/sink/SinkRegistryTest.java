@@ -10,7 +10,7 @@ import io.tablescan.spi.SinkException;
 import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.table.RetryPolicy;
-import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.RetryCounter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,10 +119,10 @@ class SinkRegistryTest {
     void oneSinkPerReferenceMadeOnItsFirstUseAndPreparedOnce() {
         SinkRegistry registry = registry(provider("count"));
 
-        RowSink first = registry.sink(ref("count", "a"));
-        first.write(ROWS);
-        first.write(ROWS);
-        RowSink again = registry.sink(ref("count", "a"));
+        GuardedSink first = registry.sink(ref("count", "a"));
+        first.write(ROWS, RetryCounter.NONE);
+        first.write(ROWS, RetryCounter.NONE);
+        GuardedSink again = registry.sink(ref("count", "a"));
         registry.sink(ref("count", "b"));
 
         assertThat(again).isSameAs(first);
@@ -133,13 +133,13 @@ class SinkRegistryTest {
 
     @Test
     void concurrentFirstWritesPrepareOnce() throws Exception {
-        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+        GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
         CountDownLatch start = new CountDownLatch(1);
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 16; i++) {
                 threads.submit(() -> {
                     start.await();
-                    return guarded.write(ROWS);
+                    return guarded.write(ROWS, RetryCounter.NONE);
                 });
             }
             start.countDown();
@@ -151,21 +151,51 @@ class SinkRegistryTest {
     @Test
     void transientWriteFailuresAreRetried() {
         sink.writeFailures = 2;
-        RetryingTableStore.takeThreadCounts();
+        ItemCounts item = new ItemCounts();
 
-        int requests = registry(provider("count")).sink(ref("count", "a")).write(ROWS);
+        int requests = registry(provider("count")).sink(ref("count", "a")).write(ROWS, item);
 
         assertThat(requests).isEqualTo(1);
         assertThat(sink.writes).hasValue(3);
-        assertThat(RetryingTableStore.takeThreadCounts()).as("the item's retries, for the ledger").containsExactly(2, 0);
+        assertThat(item.retried).as("the item's retries, for the ledger").hasValue(2);
+        assertThat(item.throttled).hasValue(0);
+    }
+
+    @Test
+    void throttledFailuresAreRetriedAndCountedAsThrottling() {
+        sink.writeFailures = 1;
+        sink.failure = SinkException.throttled("slow down", null);
+        ItemCounts item = new ItemCounts();
+
+        registry(provider("count")).sink(ref("count", "a")).write(ROWS, item);
+
+        assertThat(sink.writes).hasValue(2);
+        assertThat(item.retried).hasValue(1);
+        assertThat(item.throttled).hasValue(1);
+    }
+
+    /** The counts of one item, as its context keeps them. */
+    static final class ItemCounts implements RetryCounter {
+        final AtomicInteger retried = new AtomicInteger();
+        final AtomicInteger throttled = new AtomicInteger();
+
+        @Override
+        public void retried() {
+            retried.incrementAndGet();
+        }
+
+        @Override
+        public void throttled() {
+            throttled.incrementAndGet();
+        }
     }
 
     @Test
     void transientFailuresPastTheBudgetFailWithTheirAttempts() {
         sink.writeFailures = Integer.MAX_VALUE;
-        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+        GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
 
-        assertThatThrownBy(() -> guarded.write(ROWS)).isInstanceOfSatisfying(FailedWriteException.class, e -> {
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE)).isInstanceOfSatisfying(FailedWriteException.class, e -> {
             assertThat(e.attempts()).isEqualTo(NO_WAIT.maxAttempts());
             assertThat(e.isTransient()).isTrue();
             assertThat(e.getMessage()).isEqualTo("busy (after 3 attempts)");
@@ -177,9 +207,9 @@ class SinkRegistryTest {
     void permanentFailuresAreNotRetried() {
         sink.writeFailures = 1;
         sink.failure = SinkException.permanent("bad row");
-        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+        GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
 
-        assertThatThrownBy(() -> guarded.write(ROWS)).isInstanceOfSatisfying(FailedWriteException.class,
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE)).isInstanceOfSatisfying(FailedWriteException.class,
                 e -> assertThat(e.attempts()).isEqualTo(1)).hasMessage("bad row");
         assertThat(sink.writes).hasValue(1);
     }
@@ -188,21 +218,21 @@ class SinkRegistryTest {
     void otherExceptionsPassUnchangedAndUnretried() {
         sink.writeFailures = 1;
         sink.failure = new IllegalStateException("a bug in the sink");
-        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+        GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
 
-        assertThatThrownBy(() -> guarded.write(ROWS)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE)).isInstanceOf(IllegalStateException.class);
         assertThat(sink.writes).hasValue(1);
     }
 
     @Test
     void aFailedPrepareIsRetriedAndRunsAgainBeforeTheNextWrite() {
         sink.prepareFailures = NO_WAIT.maxAttempts(); // every attempt of the first write's prepare fails
-        RowSink guarded = registry(provider("count")).sink(ref("count", "a"));
+        GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
 
-        assertThatThrownBy(() -> guarded.write(ROWS)).isInstanceOf(FailedWriteException.class);
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE)).isInstanceOf(FailedWriteException.class);
         assertThat(sink.writes).as("no write before the sink is prepared").hasValue(0);
 
-        guarded.write(ROWS);
+        guarded.write(ROWS, RetryCounter.NONE);
 
         assertThat(sink.prepares).hasValue(NO_WAIT.maxAttempts() + 1);
         assertThat(sink.writes).hasValue(1);

@@ -2,6 +2,7 @@ package io.tablescan.discovery;
 
 import io.tablescan.items.StepItems;
 import io.tablescan.items.WorkItems;
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.scanner.KeyRange;
@@ -27,9 +28,9 @@ public final class PrefixQueryHandler implements ItemHandler<PrefixQuery> {
     }
 
     @Override
-    public Result handle(PrefixQuery item) {
+    public Result handle(PrefixQuery item, ItemContext context) {
         ScanSpec spec = item.getSpec();
-        PageReader reader = StepItems.reader(settings.store(spec.getSource().getAccount()), spec);
+        PageReader reader = StepItems.reader(settings.store(spec.getSource().getAccount(), context), spec);
         KeyRange range = WorkItems.range(item);
         StepResult step = spec.getStrategy() == ScanStrategy.SERIAL
                 ? SerialStep.run(range, spec.getPageBudget(), reader)

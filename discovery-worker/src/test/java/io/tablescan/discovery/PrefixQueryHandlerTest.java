@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablescan.items.WorkItemValidator;
 import io.tablescan.items.WorkItems;
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
@@ -43,6 +44,8 @@ class PrefixQueryHandlerTest {
     static final ScanSpec SPEC = ScanSpec.newBuilder().setScanId("scan-d").setSource(new TableRef("src", "Source"))
             .setDestination(new TableRef("dst", "Dest")).setPageSize(10).setPageBudget(2).setCreatedAtMillis(1L)
             .build();
+    /** The context of the item each test handles; it counts the item\'s retries. */
+    final ItemContext context = new ItemContext(SPEC);
     static final RetryPolicy NO_WAIT = new RetryPolicy(3, Duration.ZERO, Duration.ZERO);
     static final String[] ODD_KEYS = {"", "'", "O'Brien", "a", "a\uFFFF", "a\uFFFFb", "\uD83D\uDE00", "\uFFFF"};
 
@@ -106,7 +109,7 @@ class PrefixQueryHandlerTest {
 
     @Test
     void theRootEmitsTheRowsItReadAsBatchesAndTheRestAsItemsOneLevelDeeper() {
-        Result result = handler.handle(WorkItems.root(SPEC));
+        Result result = handler.handle(WorkItems.root(SPEC), context);
 
         List<String> read = keys(emitted(result, EntityBatch.class));
         assertThat(read).isNotEmpty().containsExactlyElementsOf(tableKeys().subList(0, read.size()));
@@ -130,7 +133,7 @@ class PrefixQueryHandlerTest {
         PrefixQuery deep = WorkItems.root(SPEC);
         deep.setDepth(5);
 
-        Result result = handler.handle(deep);
+        Result result = handler.handle(deep, context);
 
         assertThat(emitted(result, PrefixQuery.class)).isNotEmpty().allSatisfy(q -> assertThat(q.getDepth()).isEqualTo(6));
     }
@@ -147,7 +150,7 @@ class PrefixQueryHandlerTest {
             while (!items.isEmpty()) {
                 assertThat(++handled).as("seed %d: no endless scan", seed).isLessThan(2_000);
                 PrefixQuery item = items.pop();
-                Result result = adversarial.handle(item);
+                Result result = adversarial.handle(item, context);
                 read.addAll(keys(emitted(result, EntityBatch.class)));
                 assertThat(result.rowsRead()).isEqualTo(keys(emitted(result, EntityBatch.class)).size());
                 assertThat(result.requests()).isBetween(1, SPEC.getPageBudget());
@@ -169,7 +172,7 @@ class PrefixQueryHandlerTest {
         PrefixQuery item = root(b -> b.setStrategy(ScanStrategy.SERIAL));
         int chain = 0;
         while (item != null) {
-            Result result = handler.handle(item);
+            Result result = handler.handle(item, context);
             chain++;
             read.addAll(keys(emitted(result, EntityBatch.class)));
             assertThat(emitted(result, PartitionQuery.class)).isEmpty();
@@ -186,7 +189,7 @@ class PrefixQueryHandlerTest {
     @Test
     void theScansProjectionAndRowFilterShapeTheBatches() {
         // N counts rows as loaded: N 158 to 162 are the last five rows of partition "big".
-        Result result = handler.handle(root(b -> b.setSelect(List.of("Name")).setRowFilter("N ge 158")));
+        Result result = handler.handle(root(b -> b.setSelect(List.of("Name")).setRowFilter("N ge 158")), context);
 
         List<EntityBatch> batches = emitted(result, EntityBatch.class);
         assertThat(keys(batches)).containsExactly("big|030", "big|031", "big|032", "big|033", "big|034");
@@ -197,7 +200,7 @@ class PrefixQueryHandlerTest {
     @Test
     void anEmptyTableCostsOneRequestAndEmitsNothing() {
         table.loader("Empty");
-        Result result = handler.handle(root(b -> b.setSource(new TableRef("src", "Empty"))));
+        Result result = handler.handle(root(b -> b.setSource(new TableRef("src", "Empty"))), context);
 
         assertThat(result.emitted()).isEmpty();
         assertThat(result.requests()).isEqualTo(1);
@@ -207,7 +210,7 @@ class PrefixQueryHandlerTest {
     void aPermanentFailureIsThrownAfterOneAttempt() {
         source.failQueries(1, ScriptedFailures.forbidden());
 
-        assertThatThrownBy(() -> handler.handle(WorkItems.root(SPEC)))
+        assertThatThrownBy(() -> handler.handle(WorkItems.root(SPEC), context))
                 .isInstanceOfSatisfying(FailedRequestException.class, e -> {
                     assertThat(e.status()).isEqualTo(403);
                     assertThat(e.attempts()).isEqualTo(1);
@@ -217,7 +220,7 @@ class PrefixQueryHandlerTest {
 
     @Test
     void aMissingSourceTableIsPermanent() {
-        assertThatThrownBy(() -> handler.handle(root(b -> b.setSource(new TableRef("src", "Missing")))))
+        assertThatThrownBy(() -> handler.handle(root(b -> b.setSource(new TableRef("src", "Missing"))), context))
                 .isInstanceOfSatisfying(TableStoreException.class, e -> {
                     assertThat(e.status()).isEqualTo(404);
                     assertThat(e.isTransient()).isFalse();
@@ -227,22 +230,21 @@ class PrefixQueryHandlerTest {
 
     @Test
     void aTransientFailureIsRetriedAndEmitsTheSameItems() {
-        List<String> expected = handler.handle(WorkItems.root(SPEC)).emitted().stream().map(PrefixQueryHandlerTest::id).toList();
+        List<String> expected = handler.handle(WorkItems.root(SPEC), context).emitted().stream().map(PrefixQueryHandlerTest::id).toList();
         ScriptedFailures flaky = new ScriptedFailures(table).failQueries(1, ScriptedFailures.busy());
-        RetryingTableStore.takeThreadCounts();
 
-        Result result = handler(flaky).handle(WorkItems.root(SPEC));
+        Result result = handler(flaky).handle(WorkItems.root(SPEC), context);
 
         assertThat(result.emitted()).extracting(PrefixQueryHandlerTest::id).containsExactlyElementsOf(expected);
         assertThat(flaky.queries()).isEqualTo(result.requests() + 1);
-        assertThat(RetryingTableStore.takeThreadCounts()).as("retries and throttles").containsExactly(1, 1);
+        assertThat(new long[] {context.retries(), context.throttles()}).as("retries and throttles").containsExactly(1, 1);
     }
 
     @Test
     void transientFailuresPastTheRetryBudgetAreThrownWithTheirAttempts() {
         source.failQueries(Integer.MAX_VALUE, ScriptedFailures.busy());
 
-        assertThatThrownBy(() -> handler.handle(WorkItems.root(SPEC)))
+        assertThatThrownBy(() -> handler.handle(WorkItems.root(SPEC), context))
                 .isInstanceOfSatisfying(FailedRequestException.class, e -> {
                     assertThat(e.isTransient()).isTrue();
                     assertThat(e.attempts()).isEqualTo(NO_WAIT.maxAttempts());
@@ -251,7 +253,7 @@ class PrefixQueryHandlerTest {
 
     @Test
     void anItemNamingAnAccountThisWorkerDoesNotKnowFails() {
-        assertThatThrownBy(() -> handler.handle(root(b -> b.setSource(new TableRef("nowhere", "Source")))))
+        assertThatThrownBy(() -> handler.handle(root(b -> b.setSource(new TableRef("nowhere", "Source"))), context))
                 .isInstanceOf(Accounts.UnknownAccountException.class).hasMessageContaining("nowhere");
         assertThat(source.queries()).isZero();
     }

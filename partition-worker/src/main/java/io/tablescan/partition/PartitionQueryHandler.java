@@ -2,6 +2,7 @@ package io.tablescan.partition;
 
 import io.tablescan.items.StepItems;
 import io.tablescan.items.WorkItems;
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.scanner.PartitionStep;
@@ -22,10 +23,10 @@ public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> 
     }
 
     @Override
-    public Result handle(PartitionQuery item) {
+    public Result handle(PartitionQuery item, ItemContext context) {
         ScanSpec spec = item.getSpec();
         var step = PartitionStep.run(WorkItems.partition(item), spec.getPageBudget(),
-                StepItems.reader(settings.store(spec.getSource().getAccount()), spec));
+                StepItems.reader(settings.store(spec.getSource().getAccount(), context), spec));
         return StepItems.result(spec, step, item.getDepth());
     }
 }

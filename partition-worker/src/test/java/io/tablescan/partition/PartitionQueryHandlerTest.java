@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablescan.items.WorkItemValidator;
 import io.tablescan.items.WorkItems;
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
@@ -40,6 +41,8 @@ class PartitionQueryHandlerTest {
     static final ScanSpec SPEC = ScanSpec.newBuilder().setScanId("scan-p").setSource(new TableRef("src", "Source"))
             .setDestination(new TableRef("dst", "Dest")).setPageSize(10).setPageBudget(2).setCreatedAtMillis(1L)
             .build();
+    /** The context of the item each test handles; it counts the item\'s retries. */
+    final ItemContext context = new ItemContext(SPEC);
     /** No pause between attempts: the retries happen, without making the test wait. */
     static final RetryPolicy NO_WAIT = new RetryPolicy(3, Duration.ZERO, Duration.ZERO);
 
@@ -100,7 +103,7 @@ class PartitionQueryHandlerTest {
 
     @Test
     void readsItsPageBudgetAndHandsOffTheRestOneLevelDeeper() {
-        Result result = handler.handle(item(new PartitionRange("p", null), 3));
+        Result result = handler.handle(item(new PartitionRange("p", null), 3), context);
 
         assertThat(rowKeys(batches(result))).containsExactlyElementsOf(pRows(0, 20));
         assertThat(result.rowsRead()).isEqualTo(20);
@@ -120,9 +123,9 @@ class PartitionQueryHandlerTest {
 
     @Test
     void theRemainderReadsTheRestAndEndsThePartition() {
-        PartitionQuery rest = remainders(handler.handle(item(new PartitionRange("p", null), 0))).getFirst();
+        PartitionQuery rest = remainders(handler.handle(item(new PartitionRange("p", null), 0), context)).getFirst();
 
-        Result result = handler.handle(rest);
+        Result result = handler.handle(rest, context);
 
         assertThat(rowKeys(batches(result))).containsExactlyElementsOf(pRows(20, 25));
         assertThat(remainders(result)).isEmpty();
@@ -132,7 +135,7 @@ class PartitionQueryHandlerTest {
 
     @Test
     void aRowKeyBoundSkipsTheRowsAtOrBelowIt() {
-        Result result = handler.handle(item(new PartitionRange("p", Bound.after(rowKey(14))), 1));
+        Result result = handler.handle(item(new PartitionRange("p", Bound.after(rowKey(14))), 1), context);
 
         assertThat(rowKeys(batches(result))).containsExactlyElementsOf(pRows(15, 25));
         assertThat(remainders(result)).isEmpty();
@@ -140,7 +143,7 @@ class PartitionQueryHandlerTest {
 
     @Test
     void theEmptyPartitionKeyIsAPartitionLikeAnyOther() {
-        Result result = handler.handle(item(new PartitionRange("", null), 1));
+        Result result = handler.handle(item(new PartitionRange("", null), 1), context);
 
         assertThat(rowKeys(batches(result))).containsExactly("|r");
         assertThat(result.requests()).isEqualTo(1);
@@ -148,7 +151,7 @@ class PartitionQueryHandlerTest {
 
     @Test
     void aPartitionWithoutRowsEmitsNothing() {
-        Result result = handler.handle(item(new PartitionRange("pa", null), 1));
+        Result result = handler.handle(item(new PartitionRange("pa", null), 1), context);
 
         assertThat(result.emitted()).isEmpty();
         assertThat(result.rowsRead()).isZero();
@@ -164,7 +167,7 @@ class PartitionQueryHandlerTest {
             int handled = 0;
             while (!items.isEmpty()) {
                 assertThat(++handled).as("seed %d: no endless chain", seed).isLessThan(200);
-                Result result = adversarial.handle(items.pop());
+                Result result = adversarial.handle(items.pop(), context);
                 read.addAll(rowKeys(batches(result)));
                 assertThat(result.rowsRead()).isEqualTo(rowKeys(batches(result)).size());
                 assertThat(result.requests()).isBetween(1, SPEC.getPageBudget());
@@ -178,7 +181,7 @@ class PartitionQueryHandlerTest {
     void aPermanentFailureIsThrownAfterOneAttempt() {
         source.failQueries(1, ScriptedFailures.forbidden());
 
-        assertThatThrownBy(() -> handler.handle(item(new PartitionRange("p", null), 0)))
+        assertThatThrownBy(() -> handler.handle(item(new PartitionRange("p", null), 0), context))
                 .isInstanceOfSatisfying(FailedRequestException.class, e -> {
                     assertThat(e.status()).isEqualTo(403);
                     assertThat(e.isTransient()).isFalse();
@@ -192,7 +195,7 @@ class PartitionQueryHandlerTest {
         PartitionQuery missing = (PartitionQuery) WorkItems.item(
                 ScanSpec.newBuilder(SPEC).setSource(new TableRef("src", "Missing")).build(), new PartitionRange("p", null), 0);
 
-        assertThatThrownBy(() -> handler.handle(missing)).isInstanceOfSatisfying(TableStoreException.class,
+        assertThatThrownBy(() -> handler.handle(missing, context)).isInstanceOfSatisfying(TableStoreException.class,
                 e -> assertThat(e.status()).isEqualTo(404));
         assertThat(source.queries()).isEqualTo(1);
     }
@@ -200,21 +203,20 @@ class PartitionQueryHandlerTest {
     @Test
     void aTransientFailureIsRetriedAndTheItemReadsAsUsual() {
         source.failQueries(1, ScriptedFailures.busy());
-        RetryingTableStore.takeThreadCounts();
 
-        Result result = handler.handle(item(new PartitionRange("p", null), 0));
+        Result result = handler.handle(item(new PartitionRange("p", null), 0), context);
 
         assertThat(rowKeys(batches(result))).containsExactlyElementsOf(pRows(0, 20));
         assertThat(result.requests()).as("pages read, not attempts").isEqualTo(2);
         assertThat(source.queries()).isEqualTo(3);
-        assertThat(RetryingTableStore.takeThreadCounts()).as("retries and throttles").containsExactly(1, 1);
+        assertThat(new long[] {context.retries(), context.throttles()}).as("retries and throttles").containsExactly(1, 1);
     }
 
     @Test
     void transientFailuresPastTheRetryBudgetAreThrownWithTheirAttempts() {
         source.failQueries(Integer.MAX_VALUE, ScriptedFailures.busy());
 
-        assertThatThrownBy(() -> handler.handle(item(new PartitionRange("p", null), 0)))
+        assertThatThrownBy(() -> handler.handle(item(new PartitionRange("p", null), 0), context))
                 .isInstanceOfSatisfying(FailedRequestException.class, e -> {
                     assertThat(e.isTransient()).isTrue();
                     assertThat(e.attempts()).isEqualTo(NO_WAIT.maxAttempts());
@@ -228,7 +230,7 @@ class PartitionQueryHandlerTest {
                 ScanSpec.newBuilder(SPEC).setSource(new TableRef("nowhere", "Source")).build(),
                 new PartitionRange("p", null), 0);
 
-        assertThatThrownBy(() -> handler.handle(elsewhere)).isInstanceOf(Accounts.UnknownAccountException.class)
+        assertThatThrownBy(() -> handler.handle(elsewhere, context)).isInstanceOf(Accounts.UnknownAccountException.class)
                 .hasMessageContaining("nowhere");
         assertThat(source.queries()).isZero();
     }

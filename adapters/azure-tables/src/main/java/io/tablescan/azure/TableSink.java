@@ -2,17 +2,17 @@ package io.tablescan.azure;
 
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
-import io.tablescan.table.RetryingTableStore;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.sink.Rows;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
+import io.tablescan.spi.SinkException;
 import java.util.List;
 
 /**
  * Writes each batch to a table as one transaction of UPSERT_REPLACE operations: a replayed batch rewrites the
- * same rows, so the destination converges to the source. Its store retries each request (a
- * {@link RetryingTableStore}), so its failures pass to the worker as they are, with their attempts.
+ * same rows, so the destination converges to the source. A failed request becomes a {@link SinkException},
+ * transient or throttled as the service said, which the worker retries with its backoff and counts.
  */
 final class TableSink implements RowSink {
     private final TableStore store;
@@ -35,15 +35,20 @@ final class TableSink implements RowSink {
         List<TableRow> tableRows = rows.stream().map(Rows::toTableRow).toList();
         String partitionKey = rows.getFirst().partitionKey();
         try {
-            store.upsert(table, partitionKey, tableRows);
-            return 1;
-        } catch (TableStoreException e) {
-            if (e.status() != 404) {
-                throw e;
+            try {
+                store.upsert(table, partitionKey, tableRows);
+                return 1;
+            } catch (TableStoreException e) {
+                if (e.status() != 404) {
+                    throw e;
+                }
+                store.createTableIfNotExists(table); // the destination is created on first write
+                store.upsert(table, partitionKey, tableRows);
+                return 3;
             }
-            store.createTableIfNotExists(table); // the destination is created on first write
-            store.upsert(table, partitionKey, tableRows);
-            return 3;
+        } catch (TableStoreException e) {
+            throw e.status() == 429 || e.status() == 503 ? SinkException.throttled(e.getMessage(), e)
+                    : new SinkException(e.getMessage(), e.isTransient(), e);
         }
     }
 }
