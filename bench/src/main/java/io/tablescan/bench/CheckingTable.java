@@ -1,7 +1,7 @@
 package io.tablescan.bench;
 
+import io.tablescan.spi.Row;
 import io.tablescan.cli.TableComparer;
-import io.tablescan.scanner.TableRow;
 import io.tablescan.testkit.InMemoryTableStore;
 import java.util.BitSet;
 import java.util.List;
@@ -22,7 +22,7 @@ final class CheckingTable implements InMemoryTableStore.Rows {
     }
 
     @Override
-    public void put(TableRow row) {
+    public void put(Row row) {
         int p = source.partitionNamed(row.partitionKey());
         int r = p < 0 ? -1 : parse(row.rowKey());
         if (p < 0 || r < 0 || r >= source.partitionSize(p) || !same(row, source.row(p, r))) {
@@ -35,7 +35,7 @@ final class CheckingTable implements InMemoryTableStore.Rows {
     }
 
     /** Copies keep the property order, so a plain comparison is the fast path. */
-    private static boolean same(TableRow written, TableRow expected) {
+    private static boolean same(Row written, Row expected) {
         return written.equals(expected) || TableComparer.sameRow(written, expected);
     }
 
@@ -56,7 +56,7 @@ final class CheckingTable implements InMemoryTableStore.Rows {
     }
 
     @Override
-    public Iterable<TableRow> from(String partitionKey, String rowKey) {
+    public Iterable<Row> from(String partitionKey, String rowKey) {
         return List.of(); // write-only: the copy never reads its destination
     }
 
@@ -66,7 +66,7 @@ final class CheckingTable implements InMemoryTableStore.Rows {
     }
 
     @Override
-    public List<TableRow> all() {
+    public List<Row> all() {
         return List.of();
     }
 

@@ -1,11 +1,11 @@
 package io.tablescan.bench;
 
+import io.tablescan.spi.Row;
 import io.tablescan.cli.SampleTable;
-import io.tablescan.scanner.Bound;
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +60,7 @@ final class DirectCopy {
                 permits.release();
             }
             requests.incrementAndGet();
-            for (List<TableRow> batch : SampleTable.batches(page.rows())) {
+            for (List<Row> batch : SampleTable.batches(page.rows())) {
                 permits.acquire();
                 executor.submit(() -> {
                     try {

@@ -1,7 +1,7 @@
 package io.tablescan.bench;
 
+import io.tablescan.spi.Row;
 import io.tablescan.cli.SampleTable;
-import io.tablescan.scanner.TableRow;
 import io.tablescan.testkit.InMemoryTableStore;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -95,7 +95,7 @@ final class GeneratedTable implements InMemoryTableStore.Rows {
         return p < (big ? partitions - 1 : partitions) ? p : -1;
     }
 
-    TableRow row(int p, int r) {
+    Row row(int p, int r) {
         return SampleTable.row(partitionKey(p), rowKey(r), new Random(mix(p) * 31L + r));
     }
 
@@ -152,7 +152,7 @@ final class GeneratedTable implements InMemoryTableStore.Rows {
     }
 
     @Override
-    public Iterable<TableRow> from(String partitionKey, String rowKey) {
+    public Iterable<Row> from(String partitionKey, String rowKey) {
         int first = ceiling(partitionKey, rowKey);
         return () -> new Iterator<>() {
             int i = first;
@@ -166,7 +166,7 @@ final class GeneratedTable implements InMemoryTableStore.Rows {
             String key;
 
             @Override
-            public TableRow next() {
+            public Row next() {
                 if (i >= rows) {
                     throw new NoSuchElementException();
                 }
@@ -189,13 +189,13 @@ final class GeneratedTable implements InMemoryTableStore.Rows {
     }
 
     @Override
-    public void put(TableRow row) {
+    public void put(Row row) {
         throw new UnsupportedOperationException("a generated table is read-only");
     }
 
     @Override
-    public List<TableRow> all() {
-        List<TableRow> all = new ArrayList<>(rows);
+    public List<Row> all() {
+        List<Row> all = new ArrayList<>(rows);
         from("", "").forEach(all::add);
         return all;
     }

@@ -1,9 +1,9 @@
 package io.tablescan.bench;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.cli.SampleTable;
-import io.tablescan.scanner.TableRow;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 /** The bench's generated table must behave like a sorted table of its rows, or the bench measures nonsense. */
 class GeneratedTableTest {
     private final GeneratedTable table = new GeneratedTable(5_000);
-    private final List<TableRow> rows = table.all();
+    private final List<Row> rows = table.all();
 
-    private static int compare(String pk, String rk, TableRow row) {
+    private static int compare(String pk, String rk, Row row) {
         int c = pk.compareTo(row.partitionKey());
         return c != 0 ? c : rk.compareTo(row.rowKey());
     }
@@ -26,7 +26,7 @@ class GeneratedTableTest {
         }
         assertThat(rows.stream().filter(r -> r.partitionKey().equals(SampleTable.BIG_PARTITION))).hasSize(500);
         assertThat(rows.get(rows.size() - 1).partitionKey()).isEqualTo(SampleTable.BIG_PARTITION);
-        for (TableRow row : rows) {
+        for (Row row : rows) {
             assertThat(table.partitionNamed(row.partitionKey())).isEqualTo(table.findPartition(row.partitionKey()));
         }
         assertThat(table.partitionNamed("microsoft.extensions")).isEqualTo(-1);
@@ -36,7 +36,7 @@ class GeneratedTableTest {
     void ceilingFindsTheFirstRowAtOrAfterAnyKey() {
         Random random = new Random(1);
         for (int i = 0; i < 2_000; i++) {
-            TableRow some = rows.get(random.nextInt(rows.size()));
+            Row some = rows.get(random.nextInt(rows.size()));
             String pk = switch (random.nextInt(4)) {
                 case 0 -> some.partitionKey();
                 case 1 -> some.partitionKey().substring(0, random.nextInt(some.partitionKey().length() + 1));

@@ -1,10 +1,9 @@
 package io.tablescan.cli;
 
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.table.TableStore;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -30,9 +29,9 @@ public final class SampleTable {
     private SampleTable() {}
 
     /** The rows of an n-row sample, in no particular order; deterministic for a given n. */
-    public static List<TableRow> rows(int n) {
+    public static List<Row> rows(int n) {
         Random random = new Random(n);
-        List<TableRow> rows = new ArrayList<>(n);
+        List<Row> rows = new ArrayList<>(n);
         int big = n >= 1000 ? n / 10 : 0;
         for (int i = 0; i < big; i++) {
             rows.add(row(BIG_PARTITION, String.format("%09d", i), random));
@@ -49,26 +48,26 @@ public final class SampleTable {
         return rows;
     }
 
-    public static TableRow row(String partitionKey, String rowKey, Random random) {
+    public static Row row(String partitionKey, String rowKey, Random random) {
         byte[] hash = new byte[16];
         random.nextBytes(hash);
         double score = random.nextInt(50) == 0 ? Double.NaN : random.nextInt(4) == 0 ? random.nextInt(100) : random.nextDouble();
-        return new TableRow(partitionKey, rowKey, List.of(
-                new Property("Id", EdmType.STRING, partitionKey + "@" + rowKey),
-                new Property("Downloads", EdmType.INT64, random.nextLong(1L << 40)),
-                new Property("Major", EdmType.INT32, random.nextInt(20)),
-                new Property("Score", EdmType.DOUBLE, score),
-                new Property("Listed", EdmType.BOOLEAN, random.nextBoolean()),
-                new Property("Published", EdmType.DATETIME, 15_000_000_000_000_000L + random.nextLong(1L << 50)),
-                new Property("Guid", EdmType.GUID, new UUID(random.nextLong(), random.nextLong()).toString()),
-                new Property("Hash", EdmType.BINARY, ByteBuffer.wrap(hash))));
+        return new Row(partitionKey, rowKey, List.of(
+                new RowProperty("Id", EdmType.STRING, partitionKey + "@" + rowKey),
+                new RowProperty("Downloads", EdmType.INT64, random.nextLong(1L << 40)),
+                new RowProperty("Major", EdmType.INT32, random.nextInt(20)),
+                new RowProperty("Score", EdmType.DOUBLE, score),
+                new RowProperty("Listed", EdmType.BOOLEAN, random.nextBoolean()),
+                new RowProperty("Published", EdmType.DATETIME, 15_000_000_000_000_000L + random.nextLong(1L << 50)),
+                new RowProperty("Guid", EdmType.GUID, new UUID(random.nextLong(), random.nextLong()).toString()),
+                new RowProperty("Hash", EdmType.BINARY, hash)));
     }
 
     /** Rows in key order cut into batches of one partition, at most 100 rows each. */
-    public static List<List<TableRow>> batches(List<TableRow> sorted) {
-        List<List<TableRow>> batches = new ArrayList<>();
-        List<TableRow> current = new ArrayList<>();
-        for (TableRow row : sorted) {
+    public static List<List<Row>> batches(List<Row> sorted) {
+        List<List<Row>> batches = new ArrayList<>();
+        List<Row> current = new ArrayList<>();
+        for (Row row : sorted) {
             if (!current.isEmpty() && (current.size() == 100 || !current.get(0).partitionKey().equals(row.partitionKey()))) {
                 batches.add(current);
                 current = new ArrayList<>();
@@ -82,21 +81,21 @@ public final class SampleTable {
     }
 
     /** Writes rows in batches of one partition, {@code concurrency} batches at a time. */
-    public static void write(TableStore store, String table, List<TableRow> rows, int concurrency) {
+    public static void write(TableStore store, String table, List<Row> rows, int concurrency) {
         write(store, table, rows, concurrency, () -> false);
     }
 
     /** Stops early, leaving the table partly filled, once {@code stop} is true (Ctrl-C in the demo). */
-    static void write(TableStore store, String table, List<TableRow> rows, int concurrency,
+    static void write(TableStore store, String table, List<Row> rows, int concurrency,
             java.util.function.BooleanSupplier stop) {
         store.createTableIfNotExists(table);
-        List<TableRow> sorted = new ArrayList<>(rows);
-        sorted.sort(java.util.Comparator.comparing(TableRow::partitionKey).thenComparing(TableRow::rowKey));
-        List<List<TableRow>> batches = batches(sorted);
+        List<Row> sorted = new ArrayList<>(rows);
+        sorted.sort(java.util.Comparator.comparing(Row::partitionKey).thenComparing(Row::rowKey));
+        List<List<Row>> batches = batches(sorted);
         Semaphore permits = new Semaphore(concurrency);
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();
-            for (List<TableRow> batch : batches) {
+            for (List<Row> batch : batches) {
                 futures.add(executor.submit(() -> {
                     permits.acquireUninterruptibly();
                     try {

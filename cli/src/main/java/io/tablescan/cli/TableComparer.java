@@ -1,13 +1,13 @@
 package io.tablescan.cli;
 
-import io.tablescan.scanner.Continuation;
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.cli.RestTableReader.WireRow;
 import io.tablescan.cli.RestTableReader.WireValue;
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableStore;
 import io.tablescan.azure.WireForm;
 import java.util.ArrayList;
@@ -80,18 +80,18 @@ public final class TableComparer {
     }
 
     /** Every row of a table, in key order. */
-    public static List<TableRow> rows(TableStore store, String table) {
-        List<TableRow> rows = new java.util.ArrayList<>();
+    public static List<Row> rows(TableStore store, String table) {
+        List<Row> rows = new java.util.ArrayList<>();
         new Cursor(store, table).forEachRemaining(rows::add);
         return rows;
     }
 
     /** Same keys and the same properties (in any order; absent and null are alike). */
-    public static boolean sameRow(TableRow x, TableRow y) {
+    public static boolean sameRow(Row x, Row y) {
         return compareKeys(x, y) == 0 && sorted(x.properties()).equals(sorted(y.properties()));
     }
 
-    private static int compareKeys(TableRow x, TableRow y) {
+    private static int compareKeys(Row x, Row y) {
         return compareKeys(x.partitionKey(), x.rowKey(), y.partitionKey(), y.rowKey());
     }
 
@@ -105,11 +105,11 @@ public final class TableComparer {
     }
 
     /** A row's properties in the service's wire form: type name and text (absent and null are alike). */
-    static WireRow toWire(TableRow row) {
+    static WireRow toWire(Row row) {
         Map<String, WireValue> values = new TreeMap<>();
-        for (Property p : row.properties()) {
-            if (p.getValue() != null) {
-                values.put(p.getName(), new WireValue("Edm." + WireForm.name(p.getType()), WireForm.text(p)));
+        for (RowProperty p : row.properties()) {
+            if (p.value() != null) {
+                values.put(p.name(), new WireValue("Edm." + WireForm.name(p.type()), WireForm.text(p)));
             }
         }
         return new WireRow(row.partitionKey(), row.rowKey(), values);
@@ -136,10 +136,10 @@ public final class TableComparer {
         return value.type() + " '" + text + "'";
     }
 
-    private static List<Property> sorted(List<Property> properties) {
-        List<Property> copy = new ArrayList<>(properties);
-        copy.removeIf(p -> p.getValue() == null);
-        copy.sort(Comparator.comparing(Property::getName));
+    private static List<RowProperty> sorted(List<RowProperty> properties) {
+        List<RowProperty> copy = new ArrayList<>(properties);
+        copy.removeIf(p -> p.value() == null);
+        copy.sort(Comparator.comparing(RowProperty::name));
         return copy;
     }
 
@@ -167,11 +167,11 @@ public final class TableComparer {
     }
 
     /** Pages a whole table in key order, fetching the next page while the current one is compared. */
-    private static final class Cursor implements Iterator<TableRow> {
+    private static final class Cursor implements Iterator<Row> {
         private final TableStore store;
         private final String table;
         private final QueryOptions options = new QueryOptions(1000, null, null);
-        private Iterator<TableRow> rows = List.<TableRow>of().iterator();
+        private Iterator<Row> rows = List.<Row>of().iterator();
         private CompletableFuture<Page> pending;
 
         Cursor(TableStore store, String table) {
@@ -195,7 +195,7 @@ public final class TableComparer {
         }
 
         @Override
-        public TableRow next() {
+        public Row next() {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }

@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
@@ -8,9 +9,8 @@ import io.tablescan.progress.ScanStarter;
 import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
@@ -35,26 +35,26 @@ import org.junit.jupiter.api.Test;
 class ChangingSourceIT {
     static final TableStore STORE = LocalServices.store();
 
-    static String key(TableRow row) {
+    static String key(Row row) {
         return row.partitionKey() + "\u0000" + row.rowKey();
     }
 
-    static TableRow version(TableRow row, int v) {
-        return new TableRow(row.partitionKey(), row.rowKey(), List.of(new Property("version", EdmType.INT32, v)));
+    static Row version(Row row, int v) {
+        return new Row(row.partitionKey(), row.rowKey(), List.of(new RowProperty("version", EdmType.INT32, v)));
     }
 
     @Test
     void rowsPresentForTheWholeScanAreCopiedAndEveryCopyIsAVersionThatExisted() throws Exception {
-        List<TableRow> original = SampleTable.rows(10_000);
+        List<Row> original = SampleTable.rows(10_000);
         SampleTable.write(STORE, "changingsource", original, 16);
         Random random = new Random(21);
-        List<TableRow> shuffled = new ArrayList<>(original);
+        List<Row> shuffled = new ArrayList<>(original);
         java.util.Collections.shuffle(shuffled, random);
-        List<TableRow> updated = shuffled.subList(0, 500);
-        List<TableRow> deleted = shuffled.subList(500, 1_000);
+        List<Row> updated = shuffled.subList(0, 500);
+        List<Row> deleted = shuffled.subList(500, 1_000);
         Set<String> touched = new HashSet<>();
         shuffled.subList(0, 1_000).forEach(r -> touched.add(key(r)));
-        Map<String, Set<TableRow>> versions = new HashMap<>(); // every version a touched or new row had
+        Map<String, Set<Row>> versions = new HashMap<>(); // every version a touched or new row had
         original.forEach(r -> versions.computeIfAbsent(key(r), k -> new HashSet<>()).add(r));
 
         TableClient client = new TableClientBuilder().connectionString(LocalServices.azurite().connectionString())
@@ -71,14 +71,14 @@ class ChangingSourceIT {
             ScanStarter.start(kafka, spec);
             Thread mutator = Thread.ofPlatform().start(() -> {
                 for (int round = 1; scanning.get() && round <= 500; round++) {
-                    TableRow u = version(updated.get(random.nextInt(updated.size())), round);
+                    Row u = version(updated.get(random.nextInt(updated.size())), round);
                     versions.get(key(u)).add(u);
                     STORE.upsert("changingsource", u.partitionKey(), List.of(u));
                     changes[0]++;
-                    TableRow d = deleted.get(round - 1);
+                    Row d = deleted.get(round - 1);
                     client.deleteEntity(d.partitionKey(), d.rowKey());
                     changes[1]++;
-                    TableRow n = new TableRow("new" + round, "r", List.of(new Property("version", EdmType.INT32, round)));
+                    Row n = new Row("new" + round, "r", List.of(new RowProperty("version", EdmType.INT32, round)));
                     versions.computeIfAbsent(key(n), k -> new HashSet<>()).add(n);
                     STORE.upsert("changingsource", n.partitionKey(), List.of(n));
                     changes[2]++;
@@ -93,17 +93,17 @@ class ChangingSourceIT {
         assertThat(t.rowsWritten()).isEqualTo(t.rowsRead());
         assertThat(changes[0]).as("updates during the scan").isPositive();
 
-        Map<String, TableRow> copied = new HashMap<>();
+        Map<String, Row> copied = new HashMap<>();
         TableComparer.rows(STORE, "changingcopy").forEach(r -> copied.put(key(r), r));
-        for (TableRow row : original) {
+        for (Row row : original) {
             if (!touched.contains(key(row))) {
                 assertThat(normalized(copied.get(key(row)))).as("untouched row copied as is").isEqualTo(normalized(row));
             }
         }
-        for (TableRow row : updated) {
+        for (Row row : updated) {
             assertThat(copied).as("a row present for the whole scan").containsKey(key(row));
         }
-        for (TableRow copy : copied.values()) {
+        for (Row copy : copied.values()) {
             assertThat(versions.get(key(copy))).as("a copy is a version that existed").isNotNull();
             assertThat(versions.get(key(copy)).stream().map(ChangingSourceIT::normalized))
                     .contains(normalized(copy));
@@ -113,12 +113,12 @@ class ChangingSourceIT {
     }
 
     /** Properties in name order, so rows compare by content. */
-    static TableRow normalized(TableRow row) {
+    static Row normalized(Row row) {
         if (row == null) {
             return null;
         }
-        List<Property> properties = new ArrayList<>(row.properties());
-        properties.sort(java.util.Comparator.comparing(Property::getName));
-        return new TableRow(row.partitionKey(), row.rowKey(), properties);
+        List<RowProperty> properties = new ArrayList<>(row.properties());
+        properties.sort(java.util.Comparator.comparing(RowProperty::name));
+        return new Row(row.partitionKey(), row.rowKey(), properties);
     }
 }

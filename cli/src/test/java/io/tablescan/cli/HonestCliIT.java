@@ -1,12 +1,12 @@
 package io.tablescan.cli;
 
+import io.tablescan.spi.Row;
 import static io.tablescan.cli.CliIT.assertOneLine;
 import static io.tablescan.cli.CliIT.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.local.FreePorts;
-import io.tablescan.scanner.TableRow;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +71,7 @@ class HonestCliIT {
         String cs = LocalServices.azurite().connectionString();
         var store = LocalServices.store();
         SampleTable.write(store, "warnsource", SampleTable.rows(200), 4);
-        SampleTable.write(store, "warndest", List.of(new TableRow("zz-only-in-destination", "1", List.of())), 1);
+        SampleTable.write(store, "warndest", List.of(new Row("zz-only-in-destination", "1", List.of())), 1);
 
         CliIT.Run run = run("copy", "--source-connection-string", cs, "--source-table", "warnsource", "--dest-table",
                 "warndest");

@@ -1,17 +1,16 @@
 package io.tablescan.cli;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.progress.ScanTotals;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,9 +43,9 @@ class PipelineIT {
 
     @Test
     void blogExampleWithPageSizeTwoCopiesEveryRowOnce() {
-        List<TableRow> rows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
         for (String pk : new String[] {"A", "B", "C", "Ca", "Cb", "D", "Da", "Daa", "E", "F"}) {
-            rows.add(new TableRow(pk, "1", List.of(new Property("v", EdmType.STRING, pk))));
+            rows.add(new Row(pk, "1", List.of(new RowProperty("v", EdmType.STRING, pk))));
         }
         SampleTable.write(STORE, "blogsource", rows, 4);
 
@@ -57,7 +56,7 @@ class PipelineIT {
 
     @Test
     void twentyThousandRowsInPartitionsOfVeryDifferentSizes() {
-        List<TableRow> rows = new ArrayList<>(SampleTable.rows(16_000));
+        List<Row> rows = new ArrayList<>(SampleTable.rows(16_000));
         java.util.Random random = new java.util.Random(7);
         for (int i = 0; i < 4_000; i++) {
             rows.add(SampleTable.row("huge", String.format("%06d", i), random)); // one partition of 4,000 rows
@@ -73,20 +72,20 @@ class PipelineIT {
     @Test
     void everyEdmTypeAndOddKeysAreCopiedExactly() {
         String[] keys = OddKeys.KEYS;
-        List<TableRow> rows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
         for (String pk : keys) {
             for (String rk : keys) {
-                rows.add(new TableRow(pk, rk, List.of(
-                        new Property("s", EdmType.STRING, "x'" + pk),
-                        new Property("i32", EdmType.INT32, -7),
-                        new Property("i64", EdmType.INT64, Long.MIN_VALUE),
-                        new Property("whole", EdmType.DOUBLE, 3.0),
-                        new Property("nan", EdmType.DOUBLE, Double.NaN),
-                        new Property("inf", EdmType.DOUBLE, Double.NEGATIVE_INFINITY),
-                        new Property("b", EdmType.BOOLEAN, false),
-                        new Property("t", EdmType.DATETIME, 16_000_000_000_000_001L),
-                        new Property("g", EdmType.GUID, "0f8fad5b-d9cb-469f-a165-70867728950e"),
-                        new Property("bin", EdmType.BINARY, ByteBuffer.wrap(new byte[] {9, 8, 7})))));
+                rows.add(new Row(pk, rk, List.of(
+                        new RowProperty("s", EdmType.STRING, "x'" + pk),
+                        new RowProperty("i32", EdmType.INT32, -7),
+                        new RowProperty("i64", EdmType.INT64, Long.MIN_VALUE),
+                        new RowProperty("whole", EdmType.DOUBLE, 3.0),
+                        new RowProperty("nan", EdmType.DOUBLE, Double.NaN),
+                        new RowProperty("inf", EdmType.DOUBLE, Double.NEGATIVE_INFINITY),
+                        new RowProperty("b", EdmType.BOOLEAN, false),
+                        new RowProperty("t", EdmType.DATETIME, 16_000_000_000_000_001L),
+                        new RowProperty("g", EdmType.GUID, "0f8fad5b-d9cb-469f-a165-70867728950e"),
+                        new RowProperty("bin", EdmType.BINARY, new byte[] {9, 8, 7}))));
             }
         }
         SampleTable.write(STORE, "oddsource", rows, 8);

@@ -1,9 +1,9 @@
 package io.tablescan.cli;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.progress.ScanTotals;
-import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
@@ -29,7 +29,7 @@ class SinkIT {
 
     @Test
     void aScanNamingTheCountSinkCountsEveryRowExactlyOnce() {
-        List<TableRow> rows = new ArrayList<>(SampleTable.rows(2_000));
+        List<Row> rows = new ArrayList<>(SampleTable.rows(2_000));
         Random random = new Random(11);
         for (int i = 0; i < 1_500; i++) {
             rows.add(SampleTable.row("big", String.format("%05d", i), random)); // handed off as partition queries

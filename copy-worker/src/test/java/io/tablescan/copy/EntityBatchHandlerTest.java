@@ -1,5 +1,6 @@
 package io.tablescan.copy;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,10 +9,9 @@ import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
+import io.tablescan.spi.EdmType;
 import io.tablescan.schema.EntityBatch;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.TableStoreException;
@@ -21,7 +21,6 @@ import io.tablescan.table.RetryingTableStore;
 import io.tablescan.sink.FailedWriteException;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScriptedFailures;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,19 +53,19 @@ class EntityBatchHandlerTest {
                 new WorkerSettings(KafkaSettings.of("unused:9092"), accounts, 4, NO_WAIT, 1, Optional.empty()));
     }
 
-    static List<TableRow> rows(String pk, int n) {
-        List<TableRow> rows = new ArrayList<>();
+    static List<Row> rows(String pk, int n) {
+        List<Row> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            rows.add(new TableRow(pk, String.format("r%03d", i), List.of(
-                    new Property("Name", EdmType.STRING, "row " + i),
-                    new Property("Big", EdmType.INT64, 1L << 40 | i),
-                    new Property("Ratio", EdmType.DOUBLE, Double.NaN),
-                    new Property("Data", EdmType.BINARY, ByteBuffer.wrap(new byte[] {(byte) i, 0, -1})))));
+            rows.add(new Row(pk, String.format("r%03d", i), List.of(
+                    new RowProperty("Name", EdmType.STRING, "row " + i),
+                    new RowProperty("Big", EdmType.INT64, 1L << 40 | i),
+                    new RowProperty("Ratio", EdmType.DOUBLE, Double.NaN),
+                    new RowProperty("Data", EdmType.BINARY, new byte[] {(byte) i, 0, -1}))));
         }
         return rows;
     }
 
-    static EntityBatch batch(ScanSpec spec, List<TableRow> rows) {
+    static EntityBatch batch(ScanSpec spec, List<Row> rows) {
         List<EntityBatch> batches = EntityBatcher.batches(spec, rows);
         assertThat(batches).hasSize(1);
         return batches.getFirst();
@@ -74,7 +73,7 @@ class EntityBatchHandlerTest {
 
     @Test
     void writesTheBatchsRowsToTheDestinationAccountsTable() {
-        List<TableRow> rows = rows("p'1", 30);
+        List<Row> rows = rows("p'1", 30);
 
         Result result = handler.handle(batch(SPEC, rows), context);
 
@@ -89,8 +88,8 @@ class EntityBatchHandlerTest {
 
     @Test
     void aReplayedBatchReplacesTheSameRows() {
-        List<TableRow> rows = rows("p", 5);
-        TableRow stale = new TableRow("p", "r002", List.of(new Property("Old", EdmType.BOOLEAN, true)));
+        List<Row> rows = rows("p", 5);
+        Row stale = new Row("p", "r002", List.of(new RowProperty("Old", EdmType.BOOLEAN, true)));
         destinationAccount.upsert("Dest", "p", List.of(stale));
 
         handler.handle(batch(SPEC, rows), context);
@@ -103,7 +102,7 @@ class EntityBatchHandlerTest {
     @Test
     void aMissingDestinationTableIsCreatedOnTheFirstWrite() {
         ScanSpec elsewhere = ScanSpec.newBuilder(SPEC).setDestination(new TableRef("dst", "NewTable")).build();
-        List<TableRow> rows = rows("p", 3);
+        List<Row> rows = rows("p", 3);
 
         Result result = handler.handle(batch(elsewhere, rows), context);
 
@@ -143,7 +142,7 @@ class EntityBatchHandlerTest {
     @Test
     void aTimeoutAfterTheServiceAppliedTheWriteIsRetriedAndLeavesEachRowOnce() {
         destination.failUpserts(1, ScriptedFailures.timeout(), true);
-        List<TableRow> rows = rows("p", 10);
+        List<Row> rows = rows("p", 10);
 
         Result result = handler.handle(batch(SPEC, rows), context);
 

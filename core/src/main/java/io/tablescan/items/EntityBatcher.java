@@ -1,11 +1,11 @@
 package io.tablescan.items;
 
-import io.tablescan.scanner.TableRow;
+import io.tablescan.spi.Row;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
-import io.tablescan.schema.Property;
 import io.tablescan.schema.ScanSpec;
-import java.nio.ByteBuffer;
+import io.tablescan.sink.Rows;
+import io.tablescan.spi.RowProperty;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,13 +19,13 @@ public final class EntityBatcher {
 
     private EntityBatcher() {}
 
-    public static List<EntityBatch> batches(ScanSpec spec, List<TableRow> rows) {
+    public static List<EntityBatch> batches(ScanSpec spec, List<Row> rows) {
         List<EntityBatch> batches = new ArrayList<>();
         List<Entity> current = new ArrayList<>();
         String partition = null;
         String firstRow = null;
         long bytes = 0;
-        for (TableRow row : rows) {
+        for (Row row : rows) {
             long size = estimate(row);
             boolean full = current.size() == MAX_ROWS || bytes + size > MAX_PAYLOAD_BYTES;
             if (!current.isEmpty() && (!row.partitionKey().equals(partition) || full)) {
@@ -37,7 +37,7 @@ public final class EntityBatcher {
                 partition = row.partitionKey();
                 firstRow = row.rowKey();
             }
-            current.add(new Entity(row.rowKey(), row.properties()));
+            current.add(new Entity(row.rowKey(), Rows.toWire(row.properties())));
             bytes += size;
         }
         if (!current.isEmpty()) {
@@ -56,15 +56,15 @@ public final class EntityBatcher {
      * A generous estimate of a row's share of a batch request (UTF-8, escapes, base64, annotations). Keys are
      * sent twice: percent-encoded in the operation's URL (up to 9 bytes a UTF-16 unit) and in the JSON body.
      */
-    static long estimate(TableRow row) {
+    static long estimate(Row row) {
         long bytes = 200 + 12L * (row.partitionKey().length() + row.rowKey().length());
-        for (Property p : row.properties()) {
-            bytes += 3L * p.getName().length() + 60;
-            Object v = p.getValue();
+        for (RowProperty p : row.properties()) {
+            bytes += 3L * p.name().length() + 60;
+            Object v = p.value();
             if (v instanceof CharSequence s) {
                 bytes += 6L * s.length();
-            } else if (v instanceof ByteBuffer b) {
-                bytes += 4L * b.remaining() / 3 + 4;
+            } else if (v instanceof byte[] b) {
+                bytes += 4L * b.length / 3 + 4;
             } else {
                 bytes += 32;
             }

@@ -1,9 +1,9 @@
 package io.tablescan.items;
 
-import io.tablescan.scanner.Bound;
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.PartitionRange;
-import io.tablescan.scanner.ScanQuery;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.ScanQuery;
 import io.tablescan.schema.KeyBound;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;

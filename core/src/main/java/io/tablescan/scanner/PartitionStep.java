@@ -1,5 +1,10 @@
 package io.tablescan.scanner;
 
+import io.tablescan.spi.Page;
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.Row;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,10 +13,10 @@ public final class PartitionStep {
     private PartitionStep() {}
 
     public static StepResult run(PartitionRange partition, int pageBudget, PageReader reader) {
-        List<TableRow> rows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
         List<ScanQuery> handoffs = new ArrayList<>();
         Continuation token = null;
-        TableRow lastRow = null;
+        Row lastRow = null;
         int requests = 0;
         while (true) {
             if (requests >= pageBudget) {

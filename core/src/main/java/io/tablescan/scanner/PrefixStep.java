@@ -1,5 +1,12 @@
 package io.tablescan.scanner;
 
+import io.tablescan.spi.Page;
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.Row;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,7 +36,7 @@ public final class PrefixStep {
     static final String ROOT_CUTS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
     public static StepResult run(KeyRange range, int pageBudget, PageReader reader) {
-        List<TableRow> rows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
         List<ScanQuery> handoffs = new ArrayList<>();
         KeyRange current = range;
         Continuation token = null;
@@ -76,8 +83,8 @@ public final class PrefixStep {
 
     /** Hands off all but the last piece of what the page left unread; returns the last piece. */
     static KeyRange split(KeyRange range, Page page, List<ScanQuery> handoffs) {
-        TableRow first = page.rows().get(0);
-        TableRow last = page.rows().get(page.rows().size() - 1);
+        Row first = page.rows().get(0);
+        Row last = page.rows().get(page.rows().size() - 1);
         String k = last.partitionKey();
         if (Resume.partitionMayContinue(k, page.next())) {
             handoffs.add(new PartitionRange(k, Bound.after(last.rowKey())));

@@ -1,6 +1,8 @@
 package io.tablescan.scanner;
 
+import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.Row;
 import java.util.List;
 
 /** What one bounded step did: the rows it read, the work it handed off, and how many requests it made. */
-public record StepResult(List<TableRow> rows, List<ScanQuery> handoffs, int requests) {}
+public record StepResult(List<Row> rows, List<ScanQuery> handoffs, int requests) {}

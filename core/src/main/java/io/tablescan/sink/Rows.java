@@ -1,6 +1,5 @@
 package io.tablescan.sink;
 
-import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.Property;
@@ -34,23 +33,28 @@ public final class Rows {
     public static List<Row> of(EntityBatch batch) {
         List<Row> rows = new ArrayList<>(batch.getEntities().size());
         for (Entity entity : batch.getEntities()) {
-            List<RowProperty> properties = new ArrayList<>(entity.getProperties().size());
-            for (Property p : entity.getProperties()) {
-                properties.add(new RowProperty(p.getName(), TO_SPI[p.getType().ordinal()], toSpi(p.getValue())));
-            }
-            rows.add(new Row(batch.getPartitionKey(), entity.getRowKey(), properties));
+            rows.add(new Row(batch.getPartitionKey(), entity.getRowKey(), of(entity.getProperties())));
         }
         return rows;
     }
 
-    /** A row as the table adapters write it. */
-    public static TableRow toTableRow(Row row) {
-        List<Property> properties = new ArrayList<>(row.properties().size());
-        for (RowProperty p : row.properties()) {
-            Object value = p.value() instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : p.value();
-            properties.add(new Property(p.name(), TO_WIRE[p.type().ordinal()], value));
+    /** An entity record's properties as sinks see them. */
+    public static List<RowProperty> of(List<Property> wire) {
+        List<RowProperty> properties = new ArrayList<>(wire.size());
+        for (Property p : wire) {
+            properties.add(new RowProperty(p.getName(), TO_SPI[p.getType().ordinal()], toSpi(p.getValue())));
         }
-        return new TableRow(row.partitionKey(), row.rowKey(), properties);
+        return properties;
+    }
+
+    /** A row's properties as an entity record holds them. */
+    public static List<Property> toWire(List<RowProperty> properties) {
+        List<Property> wire = new ArrayList<>(properties.size());
+        for (RowProperty p : properties) {
+            Object value = p.value() instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : p.value();
+            wire.add(new Property(p.name(), TO_WIRE[p.type().ordinal()], value));
+        }
+        return wire;
     }
 
     private static Object toSpi(Object value) {

@@ -1,9 +1,10 @@
 package io.tablescan.table;
 
-import io.tablescan.scanner.Continuation;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.ScanQuery;
-import io.tablescan.scanner.TableRow;
+import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.ScanQuery;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -24,7 +25,7 @@ abstract class InterceptingTableStore implements TableStore {
     }
 
     @Override
-    public final void upsert(String table, String partitionKey, List<TableRow> rows) {
+    public final void upsert(String table, String partitionKey, List<Row> rows) {
         call("upsert", () -> {
             store.upsert(table, partitionKey, rows);
             return null;

@@ -1,13 +1,15 @@
 package io.tablescan.items;
 
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.runtime.Topics;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
+import io.tablescan.spi.EdmType;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.sink.Rows;
 import io.tablescan.schema.TableRef;
 import io.tablescan.serde.AvroSingleObjectSerializer;
 import java.nio.ByteBuffer;
@@ -28,24 +30,24 @@ class EntityBatcherTest {
             .build();
     static final int KIB_64 = 64 * 1024;
 
-    static TableRow row(String pk, String rk, io.tablescan.schema.Property... properties) {
-        return new TableRow(pk, rk, List.of(properties));
+    static Row row(String pk, String rk, RowProperty... properties) {
+        return new Row(pk, rk, List.of(properties));
     }
 
-    static List<TableRow> partition(String pk, int rows, io.tablescan.schema.Property... properties) {
-        List<TableRow> list = new ArrayList<>();
+    static List<Row> partition(String pk, int rows, RowProperty... properties) {
+        List<Row> list = new ArrayList<>();
         for (int i = 0; i < rows; i++) {
             list.add(row(pk, String.format("r%05d", i), properties));
         }
         return list;
     }
 
-    static io.tablescan.schema.Property binary(String name, int bytes) {
-        return new io.tablescan.schema.Property(name, EdmType.BINARY, ByteBuffer.wrap(new byte[bytes]));
+    static RowProperty binary(String name, int bytes) {
+        return new RowProperty(name, EdmType.BINARY, new byte[bytes]);
     }
 
-    static io.tablescan.schema.Property string(String name, int chars) {
-        return new io.tablescan.schema.Property(name, EdmType.STRING, "x".repeat(chars));
+    static RowProperty string(String name, int chars) {
+        return new RowProperty(name, EdmType.STRING, "x".repeat(chars));
     }
 
     /** The rows of the batches, in batch order, as "pk|rk". */
@@ -55,7 +57,7 @@ class EntityBatcherTest {
                 .toList();
     }
 
-    static List<String> keysOf(List<TableRow> rows) {
+    static List<String> keysOf(List<Row> rows) {
         return rows.stream().map(r -> r.partitionKey() + "|" + r.rowKey()).toList();
     }
 
@@ -82,7 +84,7 @@ class EntityBatcherTest {
 
     @Test
     void smallRowsOfOnePartitionGoInBatchesOfAtMostOneHundred() {
-        List<TableRow> rows = partition("p", 250, string("Name", 10));
+        List<Row> rows = partition("p", 250, string("Name", 10));
 
         List<EntityBatch> batches = EntityBatcher.batches(SPEC, rows);
 
@@ -94,7 +96,7 @@ class EntityBatcherTest {
 
     @Test
     void aNewPartitionStartsANewBatch() {
-        List<TableRow> rows = new ArrayList<>(partition("a", 3));
+        List<Row> rows = new ArrayList<>(partition("a", 3));
         rows.addAll(partition("b", 1));
         rows.addAll(partition("c", 2));
 
@@ -111,7 +113,7 @@ class EntityBatcherTest {
 
     @Test
     void rowsWithLargeBinariesSplitIntoMoreBatchesThatFitOneTransaction() {
-        List<TableRow> rows = partition("p", 100, binary("Blob", KIB_64));
+        List<Row> rows = partition("p", 100, binary("Blob", KIB_64));
 
         List<EntityBatch> batches = EntityBatcher.batches(SPEC, rows);
 
@@ -122,7 +124,7 @@ class EntityBatcherTest {
 
     @Test
     void rowsWithLargeStringsSplitIntoMoreBatchesThatFitOneTransaction() {
-        List<TableRow> rows = partition("p", 100, string("Text", KIB_64 / 2), string("More", KIB_64 / 2));
+        List<Row> rows = partition("p", 100, string("Text", KIB_64 / 2), string("More", KIB_64 / 2));
 
         List<EntityBatch> batches = EntityBatcher.batches(SPEC, rows);
 
@@ -133,7 +135,7 @@ class EntityBatcherTest {
 
     @Test
     void everyBatchOfLargeRowsSerializesWellUnderTheTopicsMaxMessageSize() {
-        List<TableRow> rows = new ArrayList<>(partition("p", 60, binary("Blob", KIB_64), string("Text", KIB_64 / 2)));
+        List<Row> rows = new ArrayList<>(partition("p", 60, binary("Blob", KIB_64), string("Text", KIB_64 / 2)));
         rows.addAll(partition("q", 60, string("Text", KIB_64 / 2), string("Other", KIB_64 / 2)));
         AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
 
@@ -145,12 +147,12 @@ class EntityBatcherTest {
 
     @Test
     void oneMebibyteEntitiesFitTheirBatchesAndTheMessageSize() {
-        List<io.tablescan.schema.Property> big = new ArrayList<>();
+        List<RowProperty> big = new ArrayList<>();
         for (int i = 0; i < 15; i++) { // 15 x 64 KiB: about the service's 1 MiB limit for an entity
             big.add(binary("B" + i, KIB_64));
         }
-        List<TableRow> rows = List.of(row("p", "a"), new TableRow("p", "big1", big), new TableRow("p", "big2", big),
-                new TableRow("p", "big3", big), row("p", "z"));
+        List<Row> rows = List.of(row("p", "a"), new Row("p", "big1", big), new Row("p", "big2", big),
+                new Row("p", "big3", big), row("p", "z"));
 
         List<EntityBatch> batches = EntityBatcher.batches(SPEC, rows);
 
@@ -166,11 +168,11 @@ class EntityBatcherTest {
     @Test
     void anEntityWhoseEstimateAloneExceedsTheBudgetIsStillEmittedAlone() {
         // 1 MiB of 1-byte characters: estimated at 6 bytes each (escapes), more than the whole budget.
-        List<io.tablescan.schema.Property> huge = new ArrayList<>();
+        List<RowProperty> huge = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
             huge.add(string("S" + i, KIB_64));
         }
-        TableRow hugeRow = new TableRow("p", "huge", huge);
+        Row hugeRow = new Row("p", "huge", huge);
         assertThat(EntityBatcher.estimate(hugeRow)).isGreaterThan(EntityBatcher.MAX_PAYLOAD_BYTES);
 
         List<EntityBatch> batches = EntityBatcher.batches(SPEC, List.of(row("p", "a"), hugeRow, row("p", "z")));
@@ -182,7 +184,7 @@ class EntityBatcherTest {
     @Test
     void rowsWithLongNonAsciiKeysStillFitOneTransaction() {
         String partitionKey = "\u4e2d".repeat(512); // 1 KiB in UTF-16, the longest key the service takes
-        List<TableRow> rows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             rows.add(row(partitionKey, "\u4e2d".repeat(509) + String.format("%03d", i), binary("Data", 23_700)));
         }
@@ -195,7 +197,7 @@ class EntityBatcherTest {
 
     @Test
     void batchIdsAreDeterministicAndDistinct() {
-        List<TableRow> rows = new ArrayList<>(partition("a", 150));
+        List<Row> rows = new ArrayList<>(partition("a", 150));
         rows.addAll(partition("b", 10));
 
         List<String> ids = EntityBatcher.batches(SPEC, rows).stream().map(EntityBatch::getItemId).toList();
@@ -208,7 +210,7 @@ class EntityBatcherTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
     void everyRowExactlyOnceInOrderWithinBounds(long seed) {
-        List<TableRow> rows = page(new Random(seed));
+        List<Row> rows = page(new Random(seed));
 
         List<EntityBatch> batches = EntityBatcher.batches(SPEC, rows);
 
@@ -234,7 +236,7 @@ class EntityBatcherTest {
     }
 
     static long estimate(String partitionKey, Entity e) {
-        return EntityBatcher.estimate(new TableRow(partitionKey, e.getRowKey(), e.getProperties()));
+        return EntityBatcher.estimate(new Row(partitionKey, e.getRowKey(), Rows.of(e.getProperties())));
     }
 
     static long estimate(EntityBatch b) {
@@ -242,8 +244,8 @@ class EntityBatcherTest {
     }
 
     /** A page as a query returns it: rows in key order, up to 5 partitions, some rows with 32-64 KiB values. */
-    static List<TableRow> page(Random random) {
-        List<TableRow> rows = new ArrayList<>();
+    static List<Row> page(Random random) {
+        List<Row> rows = new ArrayList<>();
         int partitions = random.nextInt(6);
         for (int p = 0; p < partitions; p++) {
             int size = 1 + random.nextInt(260);

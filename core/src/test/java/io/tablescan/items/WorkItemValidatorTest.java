@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablescan.items.WorkItemValidator.InvalidItemException;
-import io.tablescan.scanner.Bound;
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.PartitionRange;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.PartitionRange;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ItemCounts;

@@ -1,5 +1,6 @@
 package io.tablescan.runtime;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.items.WorkItems;
@@ -14,8 +15,8 @@ import io.tablescan.serde.AvroSingleObjectSerializer;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStoreException;
-import io.tablescan.scanner.PartitionRange;
-import io.tablescan.scanner.Bound;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.Bound;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -218,13 +219,13 @@ class WorkerRuntimeTest {
         RetryPolicy fast = new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2));
         io.tablescan.table.TableStore flaky = new io.tablescan.table.TableStore() {
             @Override
-            public io.tablescan.scanner.Page query(String t, io.tablescan.scanner.ScanQuery q,
-                    io.tablescan.table.QueryOptions o, io.tablescan.scanner.Continuation c) {
+            public io.tablescan.spi.Page query(String t, io.tablescan.spi.ScanQuery q,
+                    io.tablescan.spi.QueryOptions o, io.tablescan.spi.Continuation c) {
                 throw new UnsupportedOperationException();
             }
 
             @Override
-            public void upsert(String t, String pk, List<io.tablescan.scanner.TableRow> rows) {
+            public void upsert(String t, String pk, List<io.tablescan.spi.Row> rows) {
                 throw new UnsupportedOperationException();
             }
 

@@ -5,7 +5,7 @@ import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.scanner.KeyRange;
+import io.tablescan.spi.KeyRange;
 import io.tablescan.scanner.PageReader;
 import io.tablescan.scanner.PrefixStep;
 import io.tablescan.scanner.SerialStep;

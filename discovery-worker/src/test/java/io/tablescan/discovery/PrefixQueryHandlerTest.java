@@ -1,5 +1,6 @@
 package io.tablescan.discovery;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,12 +10,11 @@ import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
+import io.tablescan.spi.EdmType;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
@@ -80,8 +80,8 @@ class PrefixQueryHandlerTest {
         return store;
     }
 
-    static TableRow row(String pk, String rk, int n) {
-        return new TableRow(pk, rk, List.of(new Property("N", EdmType.INT32, n), new Property("Name", EdmType.STRING, "#" + n)));
+    static Row row(String pk, String rk, int n) {
+        return new Row(pk, rk, List.of(new RowProperty("N", EdmType.INT32, n), new RowProperty("Name", EdmType.STRING, "#" + n)));
     }
 
     static PrefixQueryHandler handler(TableStore source) {
@@ -194,7 +194,7 @@ class PrefixQueryHandlerTest {
         List<EntityBatch> batches = emitted(result, EntityBatch.class);
         assertThat(keys(batches)).containsExactly("big|030", "big|031", "big|032", "big|033", "big|034");
         assertThat(batches).flatExtracting(EntityBatch::getEntities).allSatisfy(e ->
-                assertThat(e.getProperties()).extracting(Property::getName).containsExactly("Name"));
+                assertThat(e.getProperties()).extracting(io.tablescan.schema.Property::getName).containsExactly("Name"));
     }
 
     @Test

@@ -1,21 +1,20 @@
 package io.tablescan.local;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablescan.scanner.Bound;
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.PartitionRange;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.azure.AzureTableStore;
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableStoreException;
 import io.tablescan.testkit.LocalScan;
 import io.tablescan.testkit.LocalScan.Strategy;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -37,26 +36,26 @@ class AzureTableStoreIT {
         azurite.close();
     }
 
-    static List<Property> everyType() {
+    static List<RowProperty> everyType() {
         return List.of(
-                new Property("s", EdmType.STRING, "text 'quoted' \u00e9\uD83D\uDE00"),
-                new Property("i32", EdmType.INT32, Integer.MIN_VALUE),
-                new Property("i64", EdmType.INT64, Long.MAX_VALUE),
-                new Property("whole", EdmType.DOUBLE, 2.0),
-                new Property("nan", EdmType.DOUBLE, Double.NaN),
-                new Property("pinf", EdmType.DOUBLE, Double.POSITIVE_INFINITY),
-                new Property("ninf", EdmType.DOUBLE, Double.NEGATIVE_INFINITY),
-                new Property("frac", EdmType.DOUBLE, 0.1),
-                new Property("bool", EdmType.BOOLEAN, true),
-                new Property("when", EdmType.DATETIME, 17_000_000_001_234_567L),
-                new Property("guid", EdmType.GUID, "0f8fad5b-d9cb-469f-a165-70867728950e"),
-                new Property("bin", EdmType.BINARY, ByteBuffer.wrap(new byte[] {0, 1, 2, (byte) 0xFF})));
+                new RowProperty("s", EdmType.STRING, "text 'quoted' \u00e9\uD83D\uDE00"),
+                new RowProperty("i32", EdmType.INT32, Integer.MIN_VALUE),
+                new RowProperty("i64", EdmType.INT64, Long.MAX_VALUE),
+                new RowProperty("whole", EdmType.DOUBLE, 2.0),
+                new RowProperty("nan", EdmType.DOUBLE, Double.NaN),
+                new RowProperty("pinf", EdmType.DOUBLE, Double.POSITIVE_INFINITY),
+                new RowProperty("ninf", EdmType.DOUBLE, Double.NEGATIVE_INFINITY),
+                new RowProperty("frac", EdmType.DOUBLE, 0.1),
+                new RowProperty("bool", EdmType.BOOLEAN, true),
+                new RowProperty("when", EdmType.DATETIME, 17_000_000_001_234_567L),
+                new RowProperty("guid", EdmType.GUID, "0f8fad5b-d9cb-469f-a165-70867728950e"),
+                new RowProperty("bin", EdmType.BINARY, new byte[] {0, 1, 2, (byte) 0xFF}));
     }
 
     @Test
     void everyEdmTypeSurvivesAWriteAndARead() {
         store.createTableIfNotExists("types");
-        store.upsert("types", "p", List.of(new TableRow("p", "r", everyType())));
+        store.upsert("types", "p", List.of(new Row("p", "r", everyType())));
 
         Page page = store.query("types", KeyRange.ALL, new QueryOptions(10, null, null), null);
 
@@ -69,11 +68,11 @@ class AzureTableStoreIT {
         store.createTableIfNotExists("odd");
         String[] keys = {"", "'", "''", "%", "~", "a'b", "\uFFFE", "a\uFFFF", "a\uFFFFb", "\uD800\uDC00", "\uDBFF\uDFFF",
             "\uE000", "A", "z", "a b", "+&="};
-        List<TableRow> expected = new ArrayList<>();
+        List<Row> expected = new ArrayList<>();
         for (String pk : keys) {
-            List<TableRow> batch = new ArrayList<>();
+            List<Row> batch = new ArrayList<>();
             for (String rk : keys) {
-                batch.add(new TableRow(pk, rk, List.of(new Property("v", EdmType.STRING, pk + "/" + rk))));
+                batch.add(new Row(pk, rk, List.of(new RowProperty("v", EdmType.STRING, pk + "/" + rk))));
             }
             store.upsert("odd", pk, batch);
             expected.addAll(batch);
@@ -83,16 +82,16 @@ class AzureTableStoreIT {
             assertThat(result.rows()).containsExactlyInAnyOrderElementsOf(expected);
         }
         Page quote = store.query("odd", new PartitionRange("'", Bound.after("''")), new QueryOptions(100, null, null), null);
-        assertThat(quote.rows()).extracting(TableRow::rowKey).allMatch(rk -> rk.compareTo("''") > 0).isNotEmpty();
+        assertThat(quote.rows()).extracting(Row::rowKey).allMatch(rk -> rk.compareTo("''") > 0).isNotEmpty();
     }
 
     @Test
     void continuationsDecodeToTheNextKeys() {
         store.createTableIfNotExists("paging");
         for (int p = 0; p < 3; p++) {
-            List<TableRow> batch = new ArrayList<>();
+            List<Row> batch = new ArrayList<>();
             for (int r = 0; r < 5; r++) {
-                batch.add(new TableRow("p" + p, "r" + r, List.of()));
+                batch.add(new Row("p" + p, "r" + r, List.of()));
             }
             store.upsert("paging", "p" + p, batch);
         }
@@ -113,7 +112,7 @@ class AzureTableStoreIT {
                     assertThat(e.getMessage()).doesNotContain("AccountKey").doesNotContain("Eby8");
                 });
         assertThat(store.tableExists("missing")).isFalse();
-        assertThatThrownBy(() -> store.upsert("types", "p", List.of(new TableRow("q", "r", List.of()))))
+        assertThatThrownBy(() -> store.upsert("types", "p", List.of(new Row("q", "r", List.of()))))
                 .isInstanceOf(TableStoreException.class).hasMessageContaining("one partition");
         assertThatThrownBy(() -> AzureTableStore.fromConnectionString("garbage with secret!"))
                 .isInstanceOf(IllegalArgumentException.class).message().doesNotContain("secret!");
@@ -126,7 +125,7 @@ class AzureTableStoreIT {
         AzureTableStore denied = AzureTableStore.fromConnectionString(wrongKey);
         store.createTableIfNotExists("denied");
 
-        assertThatThrownBy(() -> denied.upsert("denied", "p", List.of(new TableRow("p", "r", List.of()))))
+        assertThatThrownBy(() -> denied.upsert("denied", "p", List.of(new Row("p", "r", List.of()))))
                 .isInstanceOfSatisfying(TableStoreException.class, e -> {
                     assertThat(e.status()).isEqualTo(403);
                     assertThat(e.isTransient()).isFalse();

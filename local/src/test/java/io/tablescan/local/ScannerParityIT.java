@@ -1,9 +1,9 @@
 package io.tablescan.local;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.TableRow;
+import io.tablescan.spi.KeyRange;
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.TableStore;
 import io.tablescan.testkit.InMemoryTableStore;
@@ -52,7 +52,7 @@ class ScannerParityIT {
         Random random = new Random(20261122);
         for (int table = 0; table < 25; table++) {
             String name = "parity" + table;
-            Map<String, List<TableRow>> partitions = new TreeMap<>();
+            Map<String, List<Row>> partitions = new TreeMap<>();
             String shared = random.nextInt(4) == 0 ? "s".repeat(200) : "";
             for (int p = 1 + random.nextInt(25); p > 0; p--) {
                 String pk = shared + key(random);
@@ -60,13 +60,13 @@ class ScannerParityIT {
                 for (int r = 0; r < rows; r++) {
                     String rk = key(random) + r;
                     partitions.computeIfAbsent(pk, k -> new ArrayList<>()).removeIf(x -> x.rowKey().equals(rk));
-                    partitions.get(pk).add(new TableRow(pk, rk, List.of()));
+                    partitions.get(pk).add(new Row(pk, rk, List.of()));
                 }
             }
             InMemoryTableStore memory = new InMemoryTableStore();
             for (TableStore store : List.of(memory, azure)) {
                 store.createTableIfNotExists(name);
-                for (List<TableRow> rows : partitions.values()) {
+                for (List<Row> rows : partitions.values()) {
                     for (int from = 0; from < rows.size(); from += 100) {
                         store.upsert(name, rows.get(0).partitionKey(), rows.subList(from, Math.min(rows.size(), from + 100)));
                     }
@@ -85,8 +85,8 @@ class ScannerParityIT {
         }
     }
 
-    static List<String> sorted(List<TableRow> rows) {
-        return rows.stream().sorted(Comparator.comparing(TableRow::partitionKey).thenComparing(TableRow::rowKey))
+    static List<String> sorted(List<Row> rows) {
+        return rows.stream().sorted(Comparator.comparing(Row::partitionKey).thenComparing(Row::rowKey))
                 .map(r -> r.partitionKey() + "\u0000" + r.rowKey()).toList();
     }
 }

@@ -1,5 +1,6 @@
 package io.tablescan.partition;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,13 +10,12 @@ import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.scanner.Bound;
-import io.tablescan.scanner.PartitionRange;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.EdmType;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.PartitionQuery;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
@@ -65,12 +65,12 @@ class PartitionQueryHandlerTest {
     static InMemoryTableStore table(Adversary adversary) {
         InMemoryTableStore store = new InMemoryTableStore(adversary, Duration.ZERO);
         InMemoryTableStore.Loader loader = store.loader("Source");
-        loader.put(new TableRow("", "r", List.of()));
-        loader.put(new TableRow("o", rowKey(99), List.of()));
+        loader.put(new Row("", "r", List.of()));
+        loader.put(new Row("o", rowKey(99), List.of()));
         for (int i = 0; i < 25; i++) {
-            loader.put(new TableRow("p", rowKey(i), List.of(new Property("N", EdmType.INT32, i))));
+            loader.put(new Row("p", rowKey(i), List.of(new RowProperty("N", EdmType.INT32, i))));
         }
-        loader.put(new TableRow("q", rowKey(0), List.of()));
+        loader.put(new Row("q", rowKey(0), List.of()));
         return store;
     }
 

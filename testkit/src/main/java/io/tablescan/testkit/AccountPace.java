@@ -1,6 +1,6 @@
 package io.tablescan.testkit;
 
-import io.tablescan.scanner.TableRow;
+import io.tablescan.spi.Row;
 import io.tablescan.table.TableStoreException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -30,7 +30,7 @@ final class AccountPace {
     }
 
     /** Waits until the account and each partition touched have room for these entities. */
-    void pace(List<TableRow> rows) {
+    void pace(List<Row> rows) {
         long wait = reserve(rows);
         if (wait > 0) {
             try {
@@ -43,7 +43,7 @@ final class AccountPace {
     }
 
     /** Reserves room for these entities; returns how long the request must wait for it, in nanoseconds. */
-    long reserve(List<TableRow> rows) {
+    long reserve(List<Row> rows) {
         if ((account == null && partitions == null) || rows.isEmpty()) {
             return 0;
         }

@@ -1,14 +1,14 @@
 package io.tablescan.testkit;
 
-import io.tablescan.scanner.Continuation;
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.PartitionRange;
-import io.tablescan.scanner.ScanQuery;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.azure.ODataFilter;
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
 import java.time.Duration;
@@ -39,15 +39,15 @@ public final class InMemoryTableStore implements TableStore {
     /** The rows of one table in key order: a sorted map by default; a benchmark plugs in generated tables. */
     public interface Rows {
         /** The rows at or after (partitionKey, rowKey), in key order. */
-        Iterable<TableRow> from(String partitionKey, String rowKey);
+        Iterable<Row> from(String partitionKey, String rowKey);
 
         /** The first row key of a partition, or null when it has no rows. */
         String firstRowKey(String partitionKey);
 
-        void put(TableRow row);
+        void put(Row row);
 
         /** Every row in key order. */
-        List<TableRow> all();
+        List<Row> all();
     }
 
     record RowId(String partitionKey, String rowKey) {}
@@ -57,10 +57,10 @@ public final class InMemoryTableStore implements TableStore {
 
     /** The default: every row in a concurrent sorted map. */
     private static final class MapRows implements Rows {
-        private final NavigableMap<RowId, TableRow> rows = new ConcurrentSkipListMap<>(ORDER);
+        private final NavigableMap<RowId, Row> rows = new ConcurrentSkipListMap<>(ORDER);
 
         @Override
-        public Iterable<TableRow> from(String partitionKey, String rowKey) {
+        public Iterable<Row> from(String partitionKey, String rowKey) {
             return rows.tailMap(new RowId(partitionKey, rowKey), true).values();
         }
 
@@ -71,12 +71,12 @@ public final class InMemoryTableStore implements TableStore {
         }
 
         @Override
-        public void put(TableRow row) {
+        public void put(Row row) {
             rows.put(new RowId(row.partitionKey(), row.rowKey()), row);
         }
 
         @Override
-        public List<TableRow> all() {
+        public List<Row> all() {
             return List.copyOf(rows.values());
         }
     }
@@ -113,15 +113,15 @@ public final class InMemoryTableStore implements TableStore {
         request();
         // The filter text the Azure adapter would send is what decides which rows match; the query's bounds
         // only tell where to start and stop walking the sorted rows.
-        Predicate<TableRow> filter = ODataPredicate.parse(ODataFilter.of(query, options.rowFilter()));
+        Predicate<Row> filter = ODataPredicate.parse(ODataFilter.of(query, options.rowFilter()));
         Rows rows = existing(table);
         RowId start = from != null
                 ? new RowId(from.nextPartitionKey(), from.nextRowKey() == null ? "" : from.nextRowKey())
                 : startOf(query);
         int limit = pageLimit(options.pageSize());
-        List<TableRow> page = new ArrayList<>();
-        TableRow next = null;
-        for (TableRow row : rows.from(start.partitionKey(), start.rowKey())) {
+        List<Row> page = new ArrayList<>();
+        Row next = null;
+        for (Row row : rows.from(start.partitionKey(), start.rowKey())) {
             if (pastEnd(query, row.partitionKey())) {
                 break;
             }
@@ -139,14 +139,14 @@ public final class InMemoryTableStore implements TableStore {
     }
 
     @Override
-    public void upsert(String table, String partitionKey, List<TableRow> batch) {
+    public void upsert(String table, String partitionKey, List<Row> batch) {
         request();
         Rows rows = existing(table);
         if (batch.isEmpty() || batch.size() > 100) {
             throw new TableStoreException("a batch holds 1 to 100 rows, got " + batch.size(), 400, false, null);
         }
         var seen = new HashSet<String>();
-        for (TableRow row : batch) {
+        for (Row row : batch) {
             if (!row.partitionKey().equals(partitionKey)) {
                 throw new TableStoreException("a batch holds rows of one partition", 400, false, null);
             }
@@ -155,7 +155,7 @@ public final class InMemoryTableStore implements TableStore {
             }
         }
         pace.pace(batch);
-        for (TableRow row : batch) {
+        for (Row row : batch) {
             rows.put(row);
         }
     }
@@ -185,11 +185,11 @@ public final class InMemoryTableStore implements TableStore {
     /** Puts one row into a table. */
     @FunctionalInterface
     public interface Loader {
-        void put(TableRow row);
+        void put(Row row);
     }
 
     /** Every row of a table in key order (no request counted): the plain sorted listing tests compare with. */
-    public List<TableRow> rows(String table) {
+    public List<Row> rows(String table) {
         return existing(table).all();
     }
 
@@ -226,7 +226,7 @@ public final class InMemoryTableStore implements TableStore {
         }
     }
 
-    private Continuation continuation(Rows rows, TableRow next) {
+    private Continuation continuation(Rows rows, Row next) {
         // Without a NextRowKey the query resumes at the partition's start: only right when nothing precedes.
         boolean firstOfPartition = next.rowKey().equals(rows.firstRowKey(next.partitionKey()));
         boolean dropRowKey;
@@ -253,11 +253,11 @@ public final class InMemoryTableStore implements TableStore {
         };
     }
 
-    private static TableRow project(TableRow row, List<String> select) {
+    private static Row project(Row row, List<String> select) {
         if (select == null) {
             return row;
         }
-        List<Property> kept = row.properties().stream().filter(p -> select.contains(p.getName())).toList();
-        return new TableRow(row.partitionKey(), row.rowKey(), kept);
+        List<RowProperty> kept = row.properties().stream().filter(p -> select.contains(p.name())).toList();
+        return new Row(row.partitionKey(), row.rowKey(), kept);
     }
 }

@@ -1,17 +1,17 @@
 package io.tablescan.testkit;
 
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.Page;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
 import io.tablescan.scanner.PageReader;
-import io.tablescan.scanner.PartitionRange;
+import io.tablescan.spi.PartitionRange;
 import io.tablescan.scanner.PartitionStep;
 import io.tablescan.scanner.PrefixStep;
 import io.tablescan.scanner.ScanBounds;
-import io.tablescan.scanner.ScanQuery;
+import io.tablescan.spi.ScanQuery;
 import io.tablescan.scanner.SerialStep;
 import io.tablescan.scanner.StepResult;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ public final class LocalScan {
      * @param continuedPages pages with rows and a continuation (S in {@link ScanBounds})
      * @param emptyContinuedPages empty pages with a continuation (E)
      */
-    public record Result(List<TableRow> rows, List<TableRow> originalRows, int requests, int items, int maxDepth,
+    public record Result(List<Row> rows, List<Row> originalRows, int requests, int items, int maxDepth,
             int maxPagesPerItem, long continuedPages, long emptyContinuedPages) {}
 
     private record Item(ScanQuery query, int depth, boolean duplicate) {}
@@ -61,8 +61,8 @@ public final class LocalScan {
         Deque<Item> stack = new ArrayDeque<>();
         List<Item> pending = new ArrayList<>();
         add(new Item(range, 0, false), stack, pending, delivery);
-        List<TableRow> rows = new ArrayList<>();
-        List<TableRow> originalRows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
+        List<Row> originalRows = new ArrayList<>();
         int requests = 0;
         int items = 0;
         int maxDepth = 0;

@@ -1,11 +1,11 @@
 package io.tablescan.testkit;
 
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.azure.EdmCodec;
 import io.tablescan.table.TableStoreException;
-import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -26,40 +26,40 @@ public final class ODataPredicate {
     }
 
     /** The predicate of a filter; null or blank matches every row. Throws a 400 for a malformed filter. */
-    public static Predicate<TableRow> parse(String filter) {
+    public static Predicate<Row> parse(String filter) {
         if (filter == null || filter.isBlank()) {
             return row -> true;
         }
         ODataPredicate parser = new ODataPredicate(tokenize(filter));
-        Predicate<TableRow> predicate = parser.or();
+        Predicate<Row> predicate = parser.or();
         if (parser.at != parser.tokens.size()) {
             throw invalid("unexpected '" + parser.tokens.get(parser.at) + "'");
         }
         return predicate;
     }
 
-    private Predicate<TableRow> or() {
-        Predicate<TableRow> left = and();
+    private Predicate<Row> or() {
+        Predicate<Row> left = and();
         while (accept("or")) {
             left = left.or(and());
         }
         return left;
     }
 
-    private Predicate<TableRow> and() {
-        Predicate<TableRow> left = unary();
+    private Predicate<Row> and() {
+        Predicate<Row> left = unary();
         while (accept("and")) {
             left = left.and(unary());
         }
         return left;
     }
 
-    private Predicate<TableRow> unary() {
+    private Predicate<Row> unary() {
         if (accept("not")) {
             return unary().negate();
         }
         if (accept("(")) {
-            Predicate<TableRow> inner = or();
+            Predicate<Row> inner = or();
             expect(")");
             return inner;
         }
@@ -77,19 +77,19 @@ public final class ODataPredicate {
         };
     }
 
-    private static boolean compare(TableRow row, String name, Literal literal, java.util.function.IntPredicate test) {
+    private static boolean compare(Row row, String name, Literal literal, java.util.function.IntPredicate test) {
         Object value;
         EdmType type;
         if (name.equals("PartitionKey") || name.equals("RowKey")) {
             value = name.equals("PartitionKey") ? row.partitionKey() : row.rowKey();
             type = EdmType.STRING;
         } else {
-            Property p = row.properties().stream().filter(q -> q.getName().equals(name)).findFirst().orElse(null);
-            if (p == null || p.getValue() == null) {
+            RowProperty p = row.properties().stream().filter(q -> q.name().equals(name)).findFirst().orElse(null);
+            if (p == null || p.value() == null) {
                 return false;
             }
-            value = p.getValue();
-            type = p.getType();
+            value = p.value();
+            type = p.type();
         }
         if (type != literal.type()) {
             return false;
@@ -99,8 +99,8 @@ public final class ODataPredicate {
 
     @SuppressWarnings("unchecked")
     private static int order(Object value, Object literal) {
-        if (value instanceof ByteBuffer a && literal instanceof ByteBuffer b) {
-            return a.compareTo(b);
+        if (value instanceof byte[] a && literal instanceof byte[] b) {
+            return Arrays.compare(a, b);
         }
         if (value instanceof Double a && literal instanceof Double b) {
             return Double.compare(a, b);
@@ -123,7 +123,7 @@ public final class ODataPredicate {
             }
             if (token.startsWith("X'") || token.startsWith("binary'")) {
                 String hex = unquote(token.substring(token.indexOf('\'')));
-                return new Literal(EdmType.BINARY, ByteBuffer.wrap(HexFormat.of().parseHex(hex)));
+                return new Literal(EdmType.BINARY, HexFormat.of().parseHex(hex));
             }
             if (token.equals("true") || token.equals("false")) {
                 return new Literal(EdmType.BOOLEAN, Boolean.valueOf(token));

@@ -1,10 +1,10 @@
 package io.tablescan.testkit;
 
-import io.tablescan.scanner.Continuation;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.ScanQuery;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
 import java.util.List;
@@ -82,7 +82,7 @@ public final class ScriptedFailures implements TableStore {
     }
 
     @Override
-    public void upsert(String table, String partitionKey, List<TableRow> rows) {
+    public void upsert(String table, String partitionKey, List<Row> rows) {
         upserts.incrementAndGet();
         if (take(upsertFailures)) {
             if (applyBeforeFailing) {

@@ -1,15 +1,15 @@
 package io.tablescan.azure;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.scanner.Bound;
-import io.tablescan.scanner.KeyRange;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.KeyRange;
 import io.tablescan.scanner.Keys;
-import io.tablescan.scanner.PartitionRange;
-import io.tablescan.scanner.ScanQuery;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.testkit.ODataPredicate;
 import io.tablescan.testkit.OddCharacters;
 import java.util.ArrayList;
@@ -27,11 +27,11 @@ import org.junit.jupiter.api.Test;
 class ODataFilterTest {
     static final Pattern COMPARISON = Pattern.compile(" (eq|ne|gt|ge|lt|le) ");
 
-    static TableRow row(String pk, String rk, Property... properties) {
-        return new TableRow(pk, rk, List.of(properties));
+    static Row row(String pk, String rk, RowProperty... properties) {
+        return new Row(pk, rk, List.of(properties));
     }
 
-    static Predicate<TableRow> meaning(ScanQuery query, String rowFilter) {
+    static Predicate<Row> meaning(ScanQuery query, String rowFilter) {
         return ODataPredicate.parse(ODataFilter.of(query, rowFilter));
     }
 
@@ -75,7 +75,7 @@ class ODataFilterTest {
 
     @Test
     void anExclusiveEmptyLowerBoundLeavesOutOnlyTheEmptyPartitionKey() {
-        Predicate<TableRow> filter = meaning(new KeyRange(Bound.after(""), null), null);
+        Predicate<Row> filter = meaning(new KeyRange(Bound.after(""), null), null);
 
         assertThat(filter.test(row("", "r"))).isFalse();
         assertThat(filter.test(row("\u0000", "r"))).isTrue();
@@ -88,7 +88,7 @@ class ODataFilterTest {
 
         assertThat(ODataFilter.of(range, null)).isEqualTo(
                 "((PartitionKey eq 'p' and RowKey gt 'r5') or PartitionKey gt 'p') and PartitionKey lt 'q'");
-        Predicate<TableRow> filter = meaning(range, null);
+        Predicate<Row> filter = meaning(range, null);
         assertThat(filter.test(row("p", "r5"))).isFalse();
         assertThat(filter.test(row("p", "r6"))).isTrue();
         assertThat(filter.test(row("pa", "a"))).as("later partitions whole").isTrue();
@@ -117,7 +117,7 @@ class ODataFilterTest {
     @Test
     void everyKeyRangeMeansExactlyItsBounds() {
         List<String> keys = oddKeys();
-        List<TableRow> rows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
         for (String pk : keys) {
             rows.add(row(pk, ""));
             rows.add(row(pk, "'"));
@@ -133,8 +133,8 @@ class ODataFilterTest {
                         ranges.add(new KeyRange(bound, Bound.from("r\uFFFF"), upper));
                     }
                     for (KeyRange range : ranges) {
-                        Predicate<TableRow> filter = meaning(range, null);
-                        for (TableRow r : rows) {
+                        Predicate<Row> filter = meaning(range, null);
+                        for (Row r : rows) {
                             if (filter.test(r) != range.contains(r.partitionKey(), r.rowKey())) {
                                 wrong.add(range + " on " + r);
                             }
@@ -153,7 +153,7 @@ class ODataFilterTest {
         for (String pk : keys) {
             for (PartitionRange range : new PartitionRange[] {new PartitionRange(pk, null),
                     new PartitionRange(pk, Bound.after(pk)), new PartitionRange(pk, Bound.from("'"))}) {
-                Predicate<TableRow> filter = meaning(range, null);
+                Predicate<Row> filter = meaning(range, null);
                 for (String other : keys) {
                     for (String rk : new String[] {"", "'", other}) {
                         if (filter.test(row(other, rk)) != range.contains(other, rk)) {
@@ -176,10 +176,10 @@ class ODataFilterTest {
         assertThat(ODataFilter.of(KeyRange.ALL, rowFilter)).isEqualTo("(Size eq 1 or Size eq 2)");
         assertThat(ODataFilter.of(range, "  ")).as("a blank row filter adds nothing")
                 .isEqualTo("PartitionKey ge 'a' and PartitionKey lt 'b'");
-        Predicate<TableRow> filter = meaning(range, rowFilter);
-        Property two = new Property("Size", EdmType.INT32, 2);
+        Predicate<Row> filter = meaning(range, rowFilter);
+        RowProperty two = new RowProperty("Size", EdmType.INT32, 2);
         assertThat(filter.test(row("a", "r", two))).isTrue();
-        assertThat(filter.test(row("a", "r", new Property("Size", EdmType.INT32, 3)))).isFalse();
+        assertThat(filter.test(row("a", "r", new RowProperty("Size", EdmType.INT32, 3)))).isFalse();
         assertThat(filter.test(row("c", "r", two))).as("the row filter's 'or' stays inside the range").isFalse();
     }
 
@@ -207,7 +207,7 @@ class ODataFilterTest {
         } catch (IllegalArgumentException refused) {
             return; // refusing it is fine too
         }
-        assertThat(ODataPredicate.parse(filter).test(row("z", "r", new Property("Size", EdmType.INT32, 2))))
+        assertThat(ODataPredicate.parse(filter).test(row("z", "r", new RowProperty("Size", EdmType.INT32, 2))))
                 .as("a row outside [a, b) matched " + filter).isFalse();
     }
 }

@@ -1,5 +1,7 @@
 package io.tablescan.scanner;
 
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.testkit.InMemoryTableStore;
@@ -24,7 +26,7 @@ class PrefixScanTest {
         InMemoryTableStore store = new InMemoryTableStore(adversary, Duration.ZERO);
         store.createTableIfNotExists("t");
         for (String[] key : keys) {
-            store.upsert("t", key[0], List.of(new TableRow(key[0], key[1], List.of())));
+            store.upsert("t", key[0], List.of(new Row(key[0], key[1], List.of())));
         }
         return store;
     }

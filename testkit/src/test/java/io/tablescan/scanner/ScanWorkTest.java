@@ -1,5 +1,6 @@
 package io.tablescan.scanner;
 
+import io.tablescan.spi.KeyRange;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.testkit.InMemoryTableStore;

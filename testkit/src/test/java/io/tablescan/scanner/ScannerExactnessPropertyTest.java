@@ -1,9 +1,13 @@
 package io.tablescan.scanner;
 
+import io.tablescan.spi.Page;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.schema.EdmType;
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.InMemoryTableStore.Adversary;
 import io.tablescan.testkit.LocalScan;
@@ -106,8 +110,8 @@ class ScannerExactnessPropertyTest {
         }
     }
 
-    static List<String> keys(List<TableRow> rows) {
-        return rows.stream().sorted(Comparator.comparing(TableRow::partitionKey).thenComparing(TableRow::rowKey))
+    static List<String> keys(List<Row> rows) {
+        return rows.stream().sorted(Comparator.comparing(Row::partitionKey).thenComparing(Row::rowKey))
                 .map(r -> r.partitionKey() + "\u0000" + r.rowKey()).toList();
     }
 
@@ -122,11 +126,11 @@ class ScannerExactnessPropertyTest {
                 String pk = c.sharedPrefix() + p.key();
                 pks.add(pk);
                 maxKeyLength = Math.max(maxKeyLength, pk.length());
-                List<TableRow> rows = new ArrayList<>();
+                List<Row> rows = new ArrayList<>();
                 for (int i = 0; i < p.rows(); i++) {
                     String rk = i == 0 && p.rowKeyStyle() % 2 == 0 ? ""
                             : UNITS[(i * 7 + p.rowKeyStyle()) % UNITS.length] + String.format("%05d", i);
-                    rows.add(new TableRow(pk, rk, List.of(new io.tablescan.schema.Property("v", EdmType.INT32, (i + p.rowKeyStyle()) % 10))));
+                    rows.add(new Row(pk, rk, List.of(new io.tablescan.spi.RowProperty("v", EdmType.INT32, (i + p.rowKeyStyle()) % 10))));
                 }
                 for (int from = 0; from < rows.size(); from += 100) {
                     store.upsert("t", pk, rows.subList(from, Math.min(rows.size(), from + 100)));
@@ -154,7 +158,7 @@ class ScannerExactnessPropertyTest {
         }
 
         List<String> expected(String rowFilter) {
-            Predicate<TableRow> filter = ODataPredicate.parse(rowFilter);
+            Predicate<Row> filter = ODataPredicate.parse(rowFilter);
             return keys(store.rows("t").stream()
                     .filter(r -> range.contains(r.partitionKey(), r.rowKey()) && filter.test(r)).toList());
         }

@@ -1,8 +1,9 @@
 package io.tablescan.scanner;
 
+import io.tablescan.spi.KeyRange;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.InMemoryTableStore.Adversary;
 import io.tablescan.testkit.LocalScan;

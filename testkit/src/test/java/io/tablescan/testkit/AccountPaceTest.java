@@ -1,8 +1,8 @@
 package io.tablescan.testkit;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.scanner.TableRow;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class AccountPaceTest {
     private static final long FIVE_SECONDS = 5_000_000_000L;
 
-    private static List<TableRow> rows(String partitionKey, int n) {
-        return IntStream.range(0, n).mapToObj(i -> new TableRow(partitionKey, "r" + i, List.of())).toList();
+    private static List<Row> rows(String partitionKey, int n) {
+        return IntStream.range(0, n).mapToObj(i -> new Row(partitionKey, "r" + i, List.of())).toList();
     }
 
     @Test

@@ -1,8 +1,9 @@
 package io.tablescan.azure;
 
+import io.tablescan.spi.Row;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
-import io.tablescan.table.QueryOptions;
+import io.tablescan.spi.QueryOptions;
 import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.policy.FixedDelayOptions;
@@ -20,11 +21,10 @@ import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import com.azure.identity.DefaultAzureCredentialBuilder;
-import io.tablescan.scanner.Continuation;
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.Page;
-import io.tablescan.scanner.ScanQuery;
-import io.tablescan.scanner.TableRow;
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.ScanQuery;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -150,13 +150,13 @@ public final class AzureTableStore implements TableStore {
             PagedIterable<TableEntity> pages = client(table).listEntities(list, null, Context.NONE);
             PagedResponse<TableEntity> page = (from == null ? pages.iterableByPage()
                     : pages.iterableByPage(from.opaque())).iterator().next();
-            List<TableRow> rows = page.getValue().stream().map(EdmCodec::read).toList();
+            List<Row> rows = page.getValue().stream().map(EdmCodec::read).toList();
             return new Page(rows, continuation(page.getContinuationToken()));
         });
     }
 
     @Override
-    public void upsert(String table, String partitionKey, List<TableRow> rows) {
+    public void upsert(String table, String partitionKey, List<Row> rows) {
         // Azurite accepts batches that mix partitions; the service does not. Guard it here.
         if (rows.isEmpty() || rows.size() > 100 || rows.stream().anyMatch(r -> !r.partitionKey().equals(partitionKey))) {
             throw new TableStoreException("a batch holds 1 to 100 rows of one partition", 400, false, null);

@@ -1,10 +1,9 @@
 package io.tablescan.azure;
 
+import io.tablescan.spi.Row;
 import com.azure.data.tables.models.TableEntity;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
-import java.nio.ByteBuffer;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -26,9 +25,9 @@ public final class EdmCodec {
 
     private EdmCodec() {}
 
-    public static TableRow read(TableEntity entity) {
+    public static Row read(TableEntity entity) {
         Map<String, Object> values = entity.getProperties();
-        List<Property> properties = new ArrayList<>();
+        List<RowProperty> properties = new ArrayList<>();
         for (Map.Entry<String, Object> e : values.entrySet()) {
             String name = e.getKey();
             if (isSystemOrMetadata(name)) {
@@ -37,45 +36,45 @@ public final class EdmCodec {
             Object annotation = values.get(name + ANNOTATION);
             properties.add(toProperty(name, e.getValue(), annotation == null ? null : annotation.toString()));
         }
-        return new TableRow(entity.getPartitionKey(), entity.getRowKey(), properties);
+        return new Row(entity.getPartitionKey(), entity.getRowKey(), properties);
     }
 
-    public static TableEntity write(TableRow row) {
+    public static TableEntity write(Row row) {
         TableEntity entity = new TableEntity(row.partitionKey(), row.rowKey());
-        for (Property p : row.properties()) {
-            Object value = p.getValue();
+        for (RowProperty p : row.properties()) {
+            Object value = p.value();
             if (value == null) {
                 continue; // the service stores no nulls: an absent property reads back the same way
             }
-            String odataType = WireForm.odataType(p.getType());
+            String odataType = WireForm.odataType(p.type());
             if (odataType == null) {
-                entity.addProperty(p.getName(), value); // String, Int32, Boolean: JSON alone types them
+                entity.addProperty(p.name(), value); // String, Int32, Boolean: JSON alone types them
             } else {
                 // A double stays a JSON number (NaN and infinities the SDK sends as strings); the rest as text.
-                entity.addProperty(p.getName(), p.getType() == EdmType.DOUBLE ? value : WireForm.text(p));
-                entity.addProperty(p.getName() + ANNOTATION, odataType);
+                entity.addProperty(p.name(), p.type() == EdmType.DOUBLE ? value : WireForm.text(p));
+                entity.addProperty(p.name() + ANNOTATION, odataType);
             }
         }
         return entity;
     }
 
-    static Property toProperty(String name, Object value, String annotation) {
+    static RowProperty toProperty(String name, Object value, String annotation) {
         if ("Edm.Double".equals(annotation) && value instanceof String s) {
-            return new Property(name, EdmType.DOUBLE, Double.valueOf(s)); // NaN, Infinity, -Infinity
+            return new RowProperty(name, EdmType.DOUBLE, Double.valueOf(s)); // NaN, Infinity, -Infinity
         }
         if ("Edm.Double".equals(annotation) && value instanceof Number n) {
-            return new Property(name, EdmType.DOUBLE, n.doubleValue());
+            return new RowProperty(name, EdmType.DOUBLE, n.doubleValue());
         }
         return switch (value) {
-            case null -> new Property(name, EdmType.STRING, null);
-            case String s -> new Property(name, EdmType.STRING, s);
-            case Integer i -> new Property(name, EdmType.INT32, i);
-            case Long l -> new Property(name, EdmType.INT64, l);
-            case Double d -> new Property(name, EdmType.DOUBLE, d);
-            case Boolean b -> new Property(name, EdmType.BOOLEAN, b);
-            case OffsetDateTime t -> new Property(name, EdmType.DATETIME, toTicks(t.toInstant()));
-            case UUID u -> new Property(name, EdmType.GUID, u.toString());
-            case byte[] b -> new Property(name, EdmType.BINARY, ByteBuffer.wrap(b));
+            case null -> new RowProperty(name, EdmType.STRING, null);
+            case String s -> new RowProperty(name, EdmType.STRING, s);
+            case Integer i -> new RowProperty(name, EdmType.INT32, i);
+            case Long l -> new RowProperty(name, EdmType.INT64, l);
+            case Double d -> new RowProperty(name, EdmType.DOUBLE, d);
+            case Boolean b -> new RowProperty(name, EdmType.BOOLEAN, b);
+            case OffsetDateTime t -> new RowProperty(name, EdmType.DATETIME, toTicks(t.toInstant()));
+            case UUID u -> new RowProperty(name, EdmType.GUID, u.toString());
+            case byte[] b -> new RowProperty(name, EdmType.BINARY, b);
             default -> throw new IllegalArgumentException(
                     "property " + name + " has an unsupported type " + value.getClass().getSimpleName());
         };

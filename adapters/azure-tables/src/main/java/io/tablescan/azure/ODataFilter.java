@@ -2,10 +2,10 @@ package io.tablescan.azure;
 
 import static io.tablescan.scanner.Keys.literal;
 
-import io.tablescan.scanner.Bound;
-import io.tablescan.scanner.KeyRange;
-import io.tablescan.scanner.PartitionRange;
-import io.tablescan.scanner.ScanQuery;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.ScanQuery;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,8 +2,6 @@ package io.tablescan.azure;
 
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.sink.Rows;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkException;
@@ -32,18 +30,17 @@ final class TableSink implements RowSink {
 
     @Override
     public int write(List<Row> rows) {
-        List<TableRow> tableRows = rows.stream().map(Rows::toTableRow).toList();
         String partitionKey = rows.getFirst().partitionKey();
         try {
             try {
-                store.upsert(table, partitionKey, tableRows);
+                store.upsert(table, partitionKey, rows);
                 return 1;
             } catch (TableStoreException e) {
                 if (e.status() != 404) {
                     throw e;
                 }
                 store.createTableIfNotExists(table); // the destination is created on first write
-                store.upsert(table, partitionKey, tableRows);
+                store.upsert(table, partitionKey, rows);
                 return 3;
             }
         } catch (TableStoreException e) {

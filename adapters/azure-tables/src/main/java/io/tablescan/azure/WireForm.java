@@ -1,8 +1,7 @@
 package io.tablescan.azure;
 
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
-import java.nio.ByteBuffer;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
@@ -60,14 +59,14 @@ public final class WireForm {
      * infinities), or the JSON number or literal it sends (Int32, Double, Boolean). Doubles are Java's
      * shortest round-trip form, so the text names exactly one double (-0.0 included).
      */
-    public static String text(Property property) {
-        Object value = property.getValue();
-        return switch (property.getType()) {
+    public static String text(RowProperty property) {
+        Object value = property.value();
+        return switch (property.type()) {
             case STRING, GUID -> value.toString();
             case INT32, INT64, BOOLEAN -> value.toString();
             case DOUBLE -> Double.toString((Double) value);
             case DATETIME -> dateTime((Long) value);
-            case BINARY -> Base64.getEncoder().encodeToString(bytes((ByteBuffer) value));
+            case BINARY -> Base64.getEncoder().encodeToString((byte[]) value);
         };
     }
 
@@ -75,10 +74,4 @@ public final class WireForm {
         return DATE_TIME.format(EdmCodec.fromTicks(ticks));
     }
 
-    static byte[] bytes(ByteBuffer buffer) {
-        ByteBuffer copy = buffer.duplicate();
-        byte[] out = new byte[copy.remaining()];
-        copy.get(out);
-        return out;
-    }
 }

@@ -1,12 +1,11 @@
 package io.tablescan.azure;
 
+import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.models.TableEntity;
-import io.tablescan.scanner.TableRow;
-import io.tablescan.schema.EdmType;
-import io.tablescan.schema.Property;
-import java.nio.ByteBuffer;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -32,17 +31,17 @@ class EdmCodecTest {
     @Test
     void everyTypedValueIsWrittenAsTheServicesTextWithItsAnnotation() {
         byte[] bytes = {0, 1, (byte) 255};
-        TableRow row = new TableRow("p", "r", List.of(
-                new Property("When", EdmType.DATETIME, ticks("2013-01-10T08:10:28.0000558Z")),
-                new Property("Big", EdmType.INT64, Long.MIN_VALUE),
-                new Property("Id", EdmType.GUID, "c9da6455-213d-42c9-9a79-3e9149a57833"),
-                new Property("Bytes", EdmType.BINARY, ByteBuffer.wrap(bytes)),
-                new Property("Real", EdmType.DOUBLE, -0.0),
-                new Property("Nan", EdmType.DOUBLE, Double.NaN),
-                new Property("Small", EdmType.INT32, Integer.MAX_VALUE),
-                new Property("Flag", EdmType.BOOLEAN, false),
-                new Property("Text", EdmType.STRING, ""),
-                new Property("Gone", EdmType.STRING, null)));
+        Row row = new Row("p", "r", List.of(
+                new RowProperty("When", EdmType.DATETIME, ticks("2013-01-10T08:10:28.0000558Z")),
+                new RowProperty("Big", EdmType.INT64, Long.MIN_VALUE),
+                new RowProperty("Id", EdmType.GUID, "c9da6455-213d-42c9-9a79-3e9149a57833"),
+                new RowProperty("Bytes", EdmType.BINARY, bytes),
+                new RowProperty("Real", EdmType.DOUBLE, -0.0),
+                new RowProperty("Nan", EdmType.DOUBLE, Double.NaN),
+                new RowProperty("Small", EdmType.INT32, Integer.MAX_VALUE),
+                new RowProperty("Flag", EdmType.BOOLEAN, false),
+                new RowProperty("Text", EdmType.STRING, ""),
+                new RowProperty("Gone", EdmType.STRING, null)));
 
         var written = EdmCodec.write(row).getProperties();
 
@@ -69,19 +68,19 @@ class EdmCodecTest {
                 .addProperty("odata.etag", "W/\"x\"")
                 .addProperty("Timestamp", OffsetDateTime.parse("2026-01-01T00:00:00Z"));
 
-        TableRow row = EdmCodec.read(entity);
+        Row row = EdmCodec.read(entity);
 
-        assertThat(row.properties()).extracting(Property::getName)
+        assertThat(row.properties()).extracting(RowProperty::name)
                 .containsExactlyInAnyOrder("When", "Big", "Real", "Inf", "Id", "Bytes");
         assertThat(value(row, "When")).isEqualTo(ticks("9999-12-31T23:59:59.9999999Z"));
         assertThat(value(row, "Big")).isEqualTo(Long.MAX_VALUE);
         assertThat(value(row, "Real")).isEqualTo(0.30000000000000004);
         assertThat(value(row, "Inf")).isEqualTo(Double.NEGATIVE_INFINITY);
         assertThat(value(row, "Id")).isEqualTo("00000000-0000-0000-0000-000000000001");
-        assertThat(value(row, "Bytes")).isEqualTo(ByteBuffer.wrap(new byte[] {7}));
+        assertThat(value(row, "Bytes")).isEqualTo(new byte[] {7});
     }
 
-    private static Object value(TableRow row, String name) {
-        return row.properties().stream().filter(p -> p.getName().equals(name)).findFirst().orElseThrow().getValue();
+    private static Object value(Row row, String name) {
+        return row.properties().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow().value();
     }
 }

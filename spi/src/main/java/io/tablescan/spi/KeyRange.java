@@ -1,4 +1,4 @@
-package io.tablescan.scanner;
+package io.tablescan.spi;
 
 /**
  * Rows whose PartitionKey lies in [lower, upper). {@code lowerRow} narrows the first partition: with it,

@@ -1,4 +1,4 @@
-package io.tablescan.table;
+package io.tablescan.spi;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.tablescan.scanner;
+package io.tablescan.spi;
 
 /**
  * Where the service says a query continues. {@code opaque} is what the table client needs to fetch the

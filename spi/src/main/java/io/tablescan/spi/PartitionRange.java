@@ -1,4 +1,4 @@
-package io.tablescan.scanner;
+package io.tablescan.spi;
 
 /** Rows of one partition whose RowKey satisfies {@code rowLower} (null: the whole partition). */
 public record PartitionRange(String partitionKey, Bound rowLower) implements ScanQuery {

@@ -1,4 +1,4 @@
-package io.tablescan.scanner;
+package io.tablescan.spi;
 
 import java.util.Objects;
 
