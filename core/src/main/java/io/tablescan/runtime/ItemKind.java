@@ -1,10 +1,12 @@
 package io.tablescan.runtime;
 
 import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
 import java.nio.charset.StandardCharsets;
+import java.util.function.ToIntFunction;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -21,6 +23,32 @@ public enum ItemKind {
 
     ItemKind(String role) {
         this.role = role;
+    }
+
+    /**
+     * This kind's count in an {@link ItemCounts}. Each kind names its Avro field (the switch fails to compile
+     * for a new kind), so reordering the enum or the schema cannot move a count to another kind.
+     */
+    public int count(ItemCounts counts) {
+        return switch (this) {
+            case PREFIX_QUERY -> counts.getPrefixQueries();
+            case PARTITION_QUERY -> counts.getPartitionQueries();
+            case ENTITY_BATCH -> counts.getEntityBatches();
+        };
+    }
+
+    /** Counts by kind as an {@link ItemCounts}, each in the field its kind names. */
+    public static ItemCounts counts(ToIntFunction<ItemKind> count) {
+        ItemCounts.Builder counts = ItemCounts.newBuilder();
+        for (ItemKind kind : values()) {
+            int n = count.applyAsInt(kind);
+            counts = switch (kind) {
+                case PREFIX_QUERY -> counts.setPrefixQueries(n);
+                case PARTITION_QUERY -> counts.setPartitionQueries(n);
+                case ENTITY_BATCH -> counts.setEntityBatches(n);
+            };
+        }
+        return counts.build();
     }
 
     public static ItemKind of(SpecificRecord item) {
