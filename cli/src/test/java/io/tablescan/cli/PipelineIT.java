@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.progress.ScanTotals;
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Property;
@@ -67,7 +68,7 @@ class PipelineIT {
         CopyRun.Outcome outcome = copy("bigsource", "bigcopy", 1000, ScanStrategy.PREFIX);
 
         assertExactCopy("bigsource", "bigcopy", 20_000, outcome);
-        assertThat(outcome.totals().done(1)).as("partition queries").isPositive();
+        assertThat(outcome.totals().done(ItemKind.PARTITION_QUERY)).as("partition queries").isPositive();
     }
 
     @Test
@@ -103,6 +104,6 @@ class PipelineIT {
         CopyRun.Outcome outcome = copy("serialsource", "serialcopy", 500, ScanStrategy.SERIAL);
 
         assertExactCopy("serialsource", "serialcopy", 3_000, outcome);
-        assertThat(outcome.totals().done(1)).as("the serial chain hands off no partitions").isZero();
+        assertThat(outcome.totals().done(ItemKind.PARTITION_QUERY)).as("the serial chain hands off no partitions").isZero();
     }
 }
