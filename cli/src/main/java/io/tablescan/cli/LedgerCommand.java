@@ -27,7 +27,7 @@ final class LedgerCommand implements Callable<Integer> {
         KafkaSettings kafka = cluster.settings();
         int partitions;
         try {
-            partitions = WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, 12);
+            partitions = WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS);
             MetricsServer.port(System.getenv());
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());

@@ -84,7 +84,7 @@ final class StartCommand implements Callable<Integer> {
 
     private static int topicPartitions() {
         try {
-            return WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, 12);
+            return WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS);
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }

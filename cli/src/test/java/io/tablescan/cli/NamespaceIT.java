@@ -109,7 +109,7 @@ class NamespaceIT {
         ScanSpec a = LedgerIT.spec("nsteamasource", "nsteamacopy", 200);
         ScanSpec b = LedgerIT.spec("nsteambsource", "nsteambcopy", 200);
         try (Admin admin = Admin.create(KAFKA.admin())) {
-            Topics.ensure(admin, teamB.namespace(), 6, Optional.empty(), Duration.ofSeconds(60));
+            Topics.ensure(admin, teamB.namespace(), Topics.LOCAL_PARTITIONS, Optional.empty(), Duration.ofSeconds(60));
         }
         ScanStarter.start(teamB, b); // team B's workers are not running yet
 
