@@ -1,6 +1,6 @@
 package io.tablescan.bench;
 
-import io.tablescan.cli.SampleTable;
+import io.tablescan.items.EntityBatcher;
 import io.tablescan.scanner.Bound;
 import io.tablescan.scanner.KeyRange;
 import io.tablescan.scanner.Page;
@@ -60,7 +60,7 @@ final class DirectCopy {
                 permits.release();
             }
             requests.incrementAndGet();
-            for (List<TableRow> batch : SampleTable.batches(page.rows())) {
+            for (List<TableRow> batch : EntityBatcher.rowBatches(page.rows())) {
                 permits.acquire();
                 executor.submit(() -> {
                     try {

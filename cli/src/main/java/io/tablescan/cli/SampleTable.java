@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.items.EntityBatcher;
 import io.tablescan.scanner.TableRow;
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Property;
@@ -64,23 +65,6 @@ public final class SampleTable {
                 new Property("Hash", EdmType.BINARY, ByteBuffer.wrap(hash))));
     }
 
-    /** Rows in key order cut into batches of one partition, at most 100 rows each. */
-    public static List<List<TableRow>> batches(List<TableRow> sorted) {
-        List<List<TableRow>> batches = new ArrayList<>();
-        List<TableRow> current = new ArrayList<>();
-        for (TableRow row : sorted) {
-            if (!current.isEmpty() && (current.size() == 100 || !current.get(0).partitionKey().equals(row.partitionKey()))) {
-                batches.add(current);
-                current = new ArrayList<>();
-            }
-            current.add(row);
-        }
-        if (!current.isEmpty()) {
-            batches.add(current);
-        }
-        return batches;
-    }
-
     /** Writes rows in batches of one partition, {@code concurrency} batches at a time. */
     public static void write(TableStore store, String table, List<TableRow> rows, int concurrency) {
         write(store, table, rows, concurrency, () -> false);
@@ -92,7 +76,7 @@ public final class SampleTable {
         store.createTableIfNotExists(table);
         List<TableRow> sorted = new ArrayList<>(rows);
         sorted.sort(java.util.Comparator.comparing(TableRow::partitionKey).thenComparing(TableRow::rowKey));
-        List<List<TableRow>> batches = batches(sorted);
+        List<List<TableRow>> batches = EntityBatcher.rowBatches(sorted);
         Semaphore permits = new Semaphore(concurrency);
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();
