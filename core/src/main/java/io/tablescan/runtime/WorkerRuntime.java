@@ -16,7 +16,6 @@ import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
@@ -70,7 +69,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final Serializer<SpecificRecord> serializer;
     private final ExecutorService executor;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final AtomicLong processed = new AtomicLong();
     /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
     private final AtomicInteger unfinished = new AtomicInteger();
     /** Set while the loop waits in poll: only then is a wakeup worth its exception. */
@@ -176,11 +174,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         return subscribed && running && stopped.getCount() > 0;
     }
 
-    /** Items this instance has processed and committed. */
-    public long processed() {
-        return processed.get();
-    }
-
     /** The next records; empty when the last record in flight finished (commit now); null when asked to stop. */
     private ConsumerRecords<byte[], byte[]> poll() {
         try {
@@ -260,7 +253,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             producer.commitTransaction();
             partitions.committed(offsets);
-            processed.addAndGet(pending.outcomes().size());
             meters.committed(pending.outcomes());
             pending.clear();
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {

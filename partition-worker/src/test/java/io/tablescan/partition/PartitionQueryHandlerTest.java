@@ -61,14 +61,19 @@ class PartitionQueryHandlerTest {
     /** Partition "p" of 25 rows between neighbours "o" and "q" (and an empty PartitionKey's row before them). */
     static InMemoryTableStore table(Adversary adversary) {
         InMemoryTableStore store = new InMemoryTableStore(adversary, Duration.ZERO);
-        InMemoryTableStore.Loader loader = store.loader("Source");
-        loader.put(new TableRow("", "r", List.of()));
-        loader.put(new TableRow("o", rowKey(99), List.of()));
+        store.createTableIfNotExists("Source");
+        put(store, new TableRow("", "r", List.of()));
+        put(store, new TableRow("o", rowKey(99), List.of()));
         for (int i = 0; i < 25; i++) {
-            loader.put(new TableRow("p", rowKey(i), List.of(new Property("N", EdmType.INT32, i))));
+            put(store, new TableRow("p", rowKey(i), List.of(new Property("N", EdmType.INT32, i))));
         }
-        loader.put(new TableRow("q", rowKey(0), List.of()));
+        put(store, new TableRow("q", rowKey(0), List.of()));
         return store;
+    }
+
+    /** One row into the table, as a batch of its own. */
+    static void put(InMemoryTableStore store, TableRow row) {
+        store.upsert("Source", row.partitionKey(), List.of(row));
     }
 
     static PartitionQueryHandler handler(io.tablescan.table.TableStore source) {
