@@ -78,8 +78,9 @@ public enum ItemKind {
     }
 
     /**
-     * The record key: entity batches by PartitionKey, so one partition's batches stay in order on one topic
-     * partition; queries by item id, to spread them.
+     * The record key: entity batches by PartitionKey, so a table partition's batches share one topic partition
+     * for any consumer of that public topic (the copy-worker writes them concurrently all the same: distinct
+     * rows, written with upsert-replace, need no order); queries by item id, to spread them.
      */
     public static byte[] key(SpecificRecord item) {
         String key = switch (item) {

@@ -40,10 +40,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consume, process, produce. Records are processed concurrently on virtual threads as they arrive; every
- * {@link #COMMIT_INTERVAL} the finished ones' outputs, their dead letters, one scan event per scan and each
- * partition's progress (see {@link PartitionProgress}) are committed in one Kafka transaction, so a slow record
- * holds up nothing but its own commit. A failure before the commit aborts it and rewinds, so every record is
+ * Consume, process, produce. Records are processed concurrently as they arrive, each on a thread of the
+ * worker's {@link ItemThreads} (virtual for writes, platform for reads); every {@link #COMMIT_INTERVAL} the
+ * finished ones' outputs, their dead letters, one scan event per scan and each partition's progress (see
+ * {@link PartitionProgress}) are committed in one Kafka transaction, so a slow record holds up nothing but its
+ * own commit. A failure before the commit aborts it and rewinds, so every record is
  * processed until its effects are committed: at least once, and exactly once for everything written to Kafka.
  */
 public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, AutoCloseable, Health {
@@ -196,7 +197,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     }
 
     /**
-     * Every record on its own virtual thread, even one partition's batches: distinct rows, written with
+     * Every record on a thread of its own, even one partition's batches: distinct rows, written with
      * upsert-replace, need no order, and a big partition's batches would otherwise be written one by one.
      */
     private void start(ConsumerRecords<byte[], byte[]> records) {
