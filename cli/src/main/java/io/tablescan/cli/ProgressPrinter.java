@@ -1,9 +1,9 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
+import io.tablescan.status.ScanTotals;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.function.LongSupplier;

@@ -1,12 +1,12 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.control.ScanStarter;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
 import java.util.Optional;

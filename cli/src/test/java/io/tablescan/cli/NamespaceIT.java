@@ -2,9 +2,7 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.control.ScanStarter;
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Namespace;
@@ -12,6 +10,8 @@ import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.tablescan.progress;
+package io.tablescan.status;
 
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.schema.ScanSpec;
