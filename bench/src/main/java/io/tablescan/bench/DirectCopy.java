@@ -1,10 +1,10 @@
 package io.tablescan.bench;
 
-import io.tablescan.spi.Row;
-import io.tablescan.cli.SampleTable;
+import io.tablescan.items.EntityBatcher;
 import io.tablescan.spi.Bound;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableStore;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ final class DirectCopy {
                 permits.release();
             }
             requests.incrementAndGet();
-            for (List<Row> batch : SampleTable.batches(page.rows())) {
+            for (List<Row> batch : EntityBatcher.rowBatches(page.rows())) {
                 permits.acquire();
                 executor.submit(() -> {
                     try {

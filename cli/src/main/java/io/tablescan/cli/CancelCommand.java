@@ -1,9 +1,9 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.ScanCanceller;
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.control.ScanCanceller;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

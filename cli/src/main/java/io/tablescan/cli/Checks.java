@@ -49,8 +49,9 @@ final class Checks {
     }
 
     static int pageSize(int pageSize) {
-        if (pageSize < 1 || pageSize > 1000) {
-            throw new UserError(UserError.USAGE, "--page-size must be 1 to 1000, got " + pageSize);
+        String problem = QueryOptions.pageSizeProblem(pageSize);
+        if (problem != null) {
+            throw new UserError(UserError.USAGE, "--page-size " + problem);
         }
         return pageSize;
     }

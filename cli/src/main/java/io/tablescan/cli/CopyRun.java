@@ -1,13 +1,13 @@
 package io.tablescan.cli;
 
+import io.tablescan.control.ScanCanceller;
+import io.tablescan.control.ScanStarter;
 import io.tablescan.metrics.MetricsServer;
-import io.tablescan.progress.ScanCanceller;
-import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
 import java.time.Duration;

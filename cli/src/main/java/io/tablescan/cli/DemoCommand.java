@@ -7,6 +7,7 @@ import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;
@@ -22,7 +23,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--rows", defaultValue = "100000", description = "Rows in the sample table (default ${DEFAULT-VALUE}).")
     int rows;
 
-    @Option(names = "--page-size", defaultValue = "1000", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--page-size", defaultValue = "" + ScanSpecs.DEFAULT_PAGE_SIZE,
+            description = "Rows per query page, 1 to " + QueryOptions.MAX_PAGE_SIZE + " (default ${DEFAULT-VALUE}).")
     int pageSize;
 
     @Override

@@ -1,8 +1,8 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.FailedItems;
-import io.tablescan.progress.ScanStatusReader;
+import io.tablescan.control.FailedItems;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.status.ScanStatusReader;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

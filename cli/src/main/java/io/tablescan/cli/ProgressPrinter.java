@@ -1,8 +1,9 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
+import io.tablescan.status.ScanTotals;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.function.LongSupplier;
@@ -146,7 +147,8 @@ public final class ProgressPrinter {
         out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
         out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
         out.printf("  items:         %,d prefix queries, %,d partition queries, %,d entity batches (deepest chain %d)%n",
-                t.done(0), t.done(1), t.done(2), t.maxDepth());
+                t.done(ItemKind.PREFIX_QUERY), t.done(ItemKind.PARTITION_QUERY), t.done(ItemKind.ENTITY_BATCH),
+                t.maxDepth());
         out.printf("  open items:    %,d of %,d emitted; %,d failed, %,d skipped, %,d retried%n", t.openItems(),
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
         out.printf("  requests:      %,d reads of the source, %,d writes to the destination; %,d retried (%,d throttled)%n",

@@ -1,10 +1,10 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.FailedItems;
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.control.FailedItems;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanState;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

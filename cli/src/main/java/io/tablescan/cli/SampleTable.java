@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.items.EntityBatcher;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.RowProperty;
@@ -63,23 +64,6 @@ public final class SampleTable {
                 new RowProperty("Hash", EdmType.BINARY, hash)));
     }
 
-    /** Rows in key order cut into batches of one partition, at most 100 rows each. */
-    public static List<List<Row>> batches(List<Row> sorted) {
-        List<List<Row>> batches = new ArrayList<>();
-        List<Row> current = new ArrayList<>();
-        for (Row row : sorted) {
-            if (!current.isEmpty() && (current.size() == 100 || !current.get(0).partitionKey().equals(row.partitionKey()))) {
-                batches.add(current);
-                current = new ArrayList<>();
-            }
-            current.add(row);
-        }
-        if (!current.isEmpty()) {
-            batches.add(current);
-        }
-        return batches;
-    }
-
     /** Writes rows in batches of one partition, {@code concurrency} batches at a time. */
     public static void write(TableStore store, String table, List<Row> rows, int concurrency) {
         write(store, table, rows, concurrency, () -> false);
@@ -91,7 +75,7 @@ public final class SampleTable {
         store.createTableIfNotExists(table);
         List<Row> sorted = new ArrayList<>(rows);
         sorted.sort(java.util.Comparator.comparing(Row::partitionKey).thenComparing(Row::rowKey));
-        List<List<Row>> batches = batches(sorted);
+        List<List<Row>> batches = EntityBatcher.rowBatches(sorted);
         Semaphore permits = new Semaphore(concurrency);
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();

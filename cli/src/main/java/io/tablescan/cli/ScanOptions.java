@@ -1,11 +1,13 @@
 package io.tablescan.cli;
 
 import io.tablescan.schema.ScanStrategy;
+import io.tablescan.spi.QueryOptions;
 import picocli.CommandLine.Option;
 
 /** The options every command that starts a scan shares. */
 final class ScanOptions {
-    @Option(names = "--page-size", defaultValue = "1000", paramLabel = "N", description = "Rows per query page, 1 to 1000 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--page-size", defaultValue = "" + ScanSpecs.DEFAULT_PAGE_SIZE, paramLabel = "N",
+            description = "Rows per query page, 1 to " + QueryOptions.MAX_PAGE_SIZE + " (default ${DEFAULT-VALUE}).")
     int pageSize;
 
     @Option(names = "--strategy", defaultValue = "PREFIX", paramLabel = "STRATEGY",

@@ -3,13 +3,15 @@ package io.tablescan.cli;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.spi.QueryOptions;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Builds the spec of a new scan. */
 public final class ScanSpecs {
-    static final int DEFAULT_PAGE_SIZE = 1000;
+    /** The largest page: the fewest requests. */
+    static final int DEFAULT_PAGE_SIZE = QueryOptions.MAX_PAGE_SIZE;
     static final int DEFAULT_PAGE_BUDGET = 5;
 
     private ScanSpecs() {}

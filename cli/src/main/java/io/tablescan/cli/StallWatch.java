@@ -1,6 +1,6 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.status.ScanTotals;
 import java.util.Optional;
 
 /**

@@ -1,12 +1,12 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.control.ScanStarter;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
 import java.util.Optional;
@@ -84,7 +84,7 @@ final class StartCommand implements Callable<Integer> {
 
     private static int topicPartitions() {
         try {
-            return WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, 12);
+            return WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS);
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }

@@ -1,8 +1,8 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;

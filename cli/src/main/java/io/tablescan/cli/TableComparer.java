@@ -170,7 +170,7 @@ public final class TableComparer {
     private static final class Cursor implements Iterator<Row> {
         private final TableStore store;
         private final String table;
-        private final QueryOptions options = new QueryOptions(1000, null, null);
+        private final QueryOptions options = new QueryOptions(QueryOptions.MAX_PAGE_SIZE, null, null);
         private Iterator<Row> rows = List.<Row>of().iterator();
         private CompletableFuture<Page> pending;
 

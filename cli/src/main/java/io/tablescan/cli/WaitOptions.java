@@ -1,7 +1,7 @@
 package io.tablescan.cli;
 
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Predicate;

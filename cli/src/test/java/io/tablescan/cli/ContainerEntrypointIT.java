@@ -3,13 +3,13 @@ package io.tablescan.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
-import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,14 +2,14 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
-import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanTotals;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,15 +2,15 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.control.ScanStarter;
 import io.tablescan.ledger.ScanLedger;
-import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.TableStore;

@@ -2,9 +2,7 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.progress.ScanStarter;
-import io.tablescan.progress.ScanStatusReader;
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.control.ScanStarter;
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Namespace;
@@ -12,6 +10,8 @@ import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import java.time.Duration;
@@ -109,7 +109,7 @@ class NamespaceIT {
         ScanSpec a = LedgerIT.spec("nsteamasource", "nsteamacopy", 200);
         ScanSpec b = LedgerIT.spec("nsteambsource", "nsteambcopy", 200);
         try (Admin admin = Admin.create(KAFKA.admin())) {
-            Topics.ensure(admin, teamB.namespace(), 6, Optional.empty(), Duration.ofSeconds(60));
+            Topics.ensure(admin, teamB.namespace(), Topics.LOCAL_PARTITIONS, Optional.empty(), Duration.ofSeconds(60));
         }
         ScanStarter.start(teamB, b); // team B's workers are not running yet
 

@@ -3,11 +3,13 @@ package io.tablescan.cli;
 import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.progress.ScanTotals;
+import io.tablescan.runtime.ItemKind;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import java.io.PrintStream;
@@ -66,7 +68,7 @@ class PipelineIT {
         CopyRun.Outcome outcome = copy("bigsource", "bigcopy", 1000, ScanStrategy.PREFIX);
 
         assertExactCopy("bigsource", "bigcopy", 20_000, outcome);
-        assertThat(outcome.totals().done(1)).as("partition queries").isPositive();
+        assertThat(outcome.totals().done(ItemKind.PARTITION_QUERY)).as("partition queries").isPositive();
     }
 
     @Test
@@ -102,6 +104,6 @@ class PipelineIT {
         CopyRun.Outcome outcome = copy("serialsource", "serialcopy", 500, ScanStrategy.SERIAL);
 
         assertExactCopy("serialsource", "serialcopy", 3_000, outcome);
-        assertThat(outcome.totals().done(1)).as("the serial chain hands off no partitions").isZero();
+        assertThat(outcome.totals().done(ItemKind.PARTITION_QUERY)).as("the serial chain hands off no partitions").isZero();
     }
 }

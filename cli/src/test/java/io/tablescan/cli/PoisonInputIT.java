@@ -2,8 +2,8 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
-import io.tablescan.progress.ScanStarter;
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;

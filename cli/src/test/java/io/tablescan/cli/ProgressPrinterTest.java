@@ -3,8 +3,6 @@ package io.tablescan.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablescan.progress.ScanFold;
-import io.tablescan.progress.ScanTotals;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.ScanEventBuilder;
@@ -13,6 +11,8 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanFold;
+import io.tablescan.status.ScanTotals;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -2,9 +2,9 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.control.ScanCanceller;
 import io.tablescan.ledger.ScanLedger;
 import io.tablescan.local.EmbeddedKafkaBroker;
-import io.tablescan.progress.ScanCanceller;
 import io.tablescan.runtime.KafkaSettings;
 import java.time.Duration;
 import java.util.regex.Matcher;

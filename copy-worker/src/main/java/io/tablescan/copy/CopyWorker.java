@@ -17,7 +17,8 @@ public final class CopyWorker {
     private CopyWorker() {}
 
     public static WorkerRuntime<EntityBatch> create(WorkerSettings settings) {
-        // A poll must hold enough batches to fill every write slot: its transaction waits for the slowest one.
+        // One poll may fill the runtime's hand (twice the write slots), so slots freed by finished writes refill
+        // at once; a finished write commits without waiting for slower ones.
         return WorkerRuntime.create(settings, NAME, INPUT, new EntityBatchHandler(settings),
                 Math.max(MAX_POLL_RECORDS, 2 * settings.maxInFlight()), settings.maxInFlight(), ItemThreads.VIRTUAL);
     }

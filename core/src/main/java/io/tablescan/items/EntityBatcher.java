@@ -19,35 +19,45 @@ public final class EntityBatcher {
 
     private EntityBatcher() {}
 
+    /** The scan's entity batches of these rows. */
     public static List<EntityBatch> batches(ScanSpec spec, List<Row> rows) {
         List<EntityBatch> batches = new ArrayList<>();
-        List<Entity> current = new ArrayList<>();
-        String partition = null;
-        String firstRow = null;
-        long bytes = 0;
-        for (Row row : rows) {
-            long size = estimate(row);
-            boolean full = current.size() == MAX_ROWS || bytes + size > MAX_PAYLOAD_BYTES;
-            if (!current.isEmpty() && (!row.partitionKey().equals(partition) || full)) {
-                batches.add(batch(spec, partition, firstRow, current));
-                current = new ArrayList<>();
-                bytes = 0;
-            }
-            if (current.isEmpty()) {
-                partition = row.partitionKey();
-                firstRow = row.rowKey();
-            }
-            current.add(new Entity(row.rowKey(), Rows.toWire(row.properties())));
-            bytes += size;
-        }
-        if (!current.isEmpty()) {
-            batches.add(batch(spec, partition, firstRow, current));
+        for (List<Row> batch : rowBatches(rows)) {
+            batches.add(batch(spec, batch));
         }
         return batches;
     }
 
-    private static EntityBatch batch(ScanSpec spec, String partition, String firstRow, List<Entity> entities) {
-        String lastRow = entities.get(entities.size() - 1).getRowKey();
+    /** The rows, in their order, cut into batches that one table transaction each can write. */
+    public static List<List<Row>> rowBatches(List<Row> rows) {
+        List<List<Row>> batches = new ArrayList<>();
+        List<Row> current = new ArrayList<>();
+        long bytes = 0;
+        for (Row row : rows) {
+            long size = estimate(row);
+            boolean full = current.size() == MAX_ROWS || bytes + size > MAX_PAYLOAD_BYTES;
+            if (!current.isEmpty() && (!row.partitionKey().equals(current.get(0).partitionKey()) || full)) {
+                batches.add(current);
+                current = new ArrayList<>();
+                bytes = 0;
+            }
+            current.add(row);
+            bytes += size;
+        }
+        if (!current.isEmpty()) {
+            batches.add(current);
+        }
+        return batches;
+    }
+
+    private static EntityBatch batch(ScanSpec spec, List<Row> rows) {
+        String partition = rows.get(0).partitionKey();
+        List<Entity> entities = new ArrayList<>(rows.size());
+        for (Row row : rows) {
+            entities.add(new Entity(row.rowKey(), Rows.toWire(row.properties())));
+        }
+        String firstRow = rows.get(0).rowKey();
+        String lastRow = rows.get(rows.size() - 1).rowKey();
         return new EntityBatch(ItemIds.of(spec.getScanId(), "batch", partition, firstRow, lastRow), spec, partition,
                 entities);
     }

@@ -7,6 +7,7 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.SinkRef;
 import io.tablescan.schema.TableRef;
 import io.tablescan.sink.SinkRefs;
+import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableNames;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -45,8 +46,9 @@ public final class WorkItemValidator {
         if (spec.getScanId().isBlank()) {
             throw new InvalidItemException("empty scan id");
         }
-        if (spec.getPageSize() < 1 || spec.getPageSize() > 1000) {
-            throw new InvalidItemException("page size must be 1 to 1000, got " + spec.getPageSize());
+        String pageSize = QueryOptions.pageSizeProblem(spec.getPageSize());
+        if (pageSize != null) {
+            throw new InvalidItemException("page size " + pageSize);
         }
         if (spec.getPageBudget() < 1) {
             throw new InvalidItemException("page budget must be at least 1, got " + spec.getPageBudget());

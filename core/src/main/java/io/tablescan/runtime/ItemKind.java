@@ -1,10 +1,12 @@
 package io.tablescan.runtime;
 
 import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
 import java.nio.charset.StandardCharsets;
+import java.util.function.ToIntFunction;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -21,6 +23,32 @@ public enum ItemKind {
 
     ItemKind(String role) {
         this.role = role;
+    }
+
+    /**
+     * This kind's count in an {@link ItemCounts}. Each kind names its Avro field (the switch fails to compile
+     * for a new kind), so reordering the enum or the schema cannot move a count to another kind.
+     */
+    public int count(ItemCounts counts) {
+        return switch (this) {
+            case PREFIX_QUERY -> counts.getPrefixQueries();
+            case PARTITION_QUERY -> counts.getPartitionQueries();
+            case ENTITY_BATCH -> counts.getEntityBatches();
+        };
+    }
+
+    /** Counts by kind as an {@link ItemCounts}, each in the field its kind names. */
+    public static ItemCounts counts(ToIntFunction<ItemKind> count) {
+        ItemCounts.Builder counts = ItemCounts.newBuilder();
+        for (ItemKind kind : values()) {
+            int n = count.applyAsInt(kind);
+            counts = switch (kind) {
+                case PREFIX_QUERY -> counts.setPrefixQueries(n);
+                case PARTITION_QUERY -> counts.setPartitionQueries(n);
+                case ENTITY_BATCH -> counts.setEntityBatches(n);
+            };
+        }
+        return counts.build();
     }
 
     public static ItemKind of(SpecificRecord item) {
@@ -50,8 +78,9 @@ public enum ItemKind {
     }
 
     /**
-     * The record key: entity batches by PartitionKey, so one partition's batches stay in order on one topic
-     * partition; queries by item id, to spread them.
+     * The record key: entity batches by PartitionKey, so a table partition's batches share one topic partition
+     * for any consumer of that public topic (the copy-worker writes them concurrently all the same: distinct
+     * rows, written with upsert-replace, need no order); queries by item id, to spread them.
      */
     public static byte[] key(SpecificRecord item) {
         String key = switch (item) {

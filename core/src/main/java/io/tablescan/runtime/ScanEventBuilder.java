@@ -3,16 +3,18 @@ package io.tablescan.runtime;
 import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
+import java.util.EnumMap;
+import java.util.Map;
 
 /** Sums what one transaction did for one scan into a single scan event. */
 public final class ScanEventBuilder {
     private final String scanId;
     private ScanSpec startedSpec;
-    private final int[] emitted = new int[3];
-    private final int[] done = new int[3];
-    private final int[] failed = new int[3];
-    private final int[] skipped = new int[3];
-    private final int[] retried = new int[3];
+    private final Map<ItemKind, Integer> emitted = new EnumMap<>(ItemKind.class);
+    private final Map<ItemKind, Integer> done = new EnumMap<>(ItemKind.class);
+    private final Map<ItemKind, Integer> failed = new EnumMap<>(ItemKind.class);
+    private final Map<ItemKind, Integer> skipped = new EnumMap<>(ItemKind.class);
+    private final Map<ItemKind, Integer> retried = new EnumMap<>(ItemKind.class);
     private boolean cancelled;
     private long rowsRead;
     private long rowsWritten;
@@ -33,12 +35,12 @@ public final class ScanEventBuilder {
     }
 
     public ScanEventBuilder emitted(ItemKind kind) {
-        emitted[kind.ordinal()]++;
+        emitted.merge(kind, 1, Integer::sum);
         return this;
     }
 
     public ScanEventBuilder done(ItemKind kind, int depth, ItemHandler.Result result) {
-        done[kind.ordinal()]++;
+        done.merge(kind, 1, Integer::sum);
         maxDepth = Math.max(maxDepth, depth);
         rowsRead += result.rowsRead();
         rowsWritten += result.rowsWritten();
@@ -50,7 +52,7 @@ public final class ScanEventBuilder {
     }
 
     public ScanEventBuilder failed(ItemKind kind, String error) {
-        failed[kind.ordinal()]++;
+        failed.merge(kind, 1, Integer::sum);
         if (firstError == null) {
             firstError = error;
         }
@@ -59,13 +61,13 @@ public final class ScanEventBuilder {
 
     /** An item of a cancelled scan, dropped unprocessed. */
     public ScanEventBuilder skipped(ItemKind kind) {
-        skipped[kind.ordinal()]++;
+        skipped.merge(kind, 1, Integer::sum);
         return this;
     }
 
     /** A failed item re-submitted: it is open again until it is done or fails again. */
     public ScanEventBuilder retried(ItemKind kind) {
-        retried[kind.ordinal()]++;
+        retried.merge(kind, 1, Integer::sum);
         return this;
     }
 
@@ -87,7 +89,7 @@ public final class ScanEventBuilder {
                 counts(retried), cancelled, retries, throttles, writeRequests);
     }
 
-    private static ItemCounts counts(int[] c) {
-        return new ItemCounts(c[0], c[1], c[2]);
+    private static ItemCounts counts(Map<ItemKind, Integer> byKind) {
+        return ItemKind.counts(kind -> byKind.getOrDefault(kind, 0));
     }
 }

@@ -30,6 +30,14 @@ public final class Topics {
     public static final String SCAN_CONTROL = Namespace.DEFAULT.scanControl();
     public static final List<String> ALL = Namespace.DEFAULT.topics();
 
+    /**
+     * Partitions of each topic tablescan creates, unless {@link WorkerSettings#TOPIC_PARTITIONS} says otherwise.
+     * They cap the useful instances of each worker.
+     */
+    public static final int DEFAULT_PARTITIONS = 12;
+    /** Partitions of each topic of a local run: one process with every worker in it. */
+    public static final int LOCAL_PARTITIONS = 6;
+
     /** Room for an entity batch near the service's 4 MiB transaction limit, with Avro and header overhead. */
     public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 

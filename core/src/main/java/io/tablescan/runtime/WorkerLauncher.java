@@ -1,13 +1,18 @@
 package io.tablescan.runtime;
 
+import io.tablescan.metrics.Health;
 import io.tablescan.metrics.MetricsServer;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The main of a worker process: configuration from the environment, topics, the loop, SIGTERM. */
+/**
+ * The main of a worker process: configuration from the environment, topics, the loop, SIGTERM. The ledger
+ * process shares the last part, {@link #serve}.
+ */
 public final class WorkerLauncher {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerLauncher.class);
 
@@ -31,22 +36,41 @@ public final class WorkerLauncher {
             return 3;
         }
         WorkerRuntime<?> runtime = factory.apply(settings);
-        Optional<MetricsServer> metrics;
         try {
-            metrics = MetricsServer.fromEnvironment(System.getenv(), runtime);
+            // Graceful stop: commit the batch in hand, leave the group, exit.
+            serve(name, name + " worker", runtime, runtime::close, LOG);
         } catch (IllegalArgumentException e) {
             System.err.println("tablescan " + name + "-worker: " + e.getMessage());
-            runtime.close();
             return 2;
         }
-        metrics.ifPresent(m -> LOG.info("{} worker: metrics and health on {}", name, m.where()));
-        // Graceful stop: commit the batch in hand, leave the group, exit.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("{} worker stopping", name);
-            runtime.close();
-            metrics.ifPresent(MetricsServer::close);
-        }, name + "-stop"));
         runtime.run();
         return 0;
+    }
+
+    /**
+     * Serves a started process until SIGTERM: metrics and health on {@code TABLESCAN_METRICS_PORT} (or none),
+     * and a shutdown hook ({@code name-stop}) that closes the service, then the metrics, then releases the
+     * latch returned. A bad metrics setting closes the service and throws IllegalArgumentException.
+     *
+     * @param who how the log names the process ("copy worker", "ledger")
+     */
+    public static CountDownLatch serve(String name, String who, Health health, Runnable close, Logger log) {
+        Optional<MetricsServer> metrics;
+        try {
+            metrics = MetricsServer.fromEnvironment(System.getenv(), health);
+        } catch (IllegalArgumentException e) {
+            close.run();
+            throw e;
+        }
+        // Several on one host: each says where `tablescan health --port` finds it.
+        metrics.ifPresent(m -> log.info("{}: metrics and health on {}", who, m.where()));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("{} stopping", who);
+            close.run();
+            metrics.ifPresent(MetricsServer::close);
+            stopped.countDown();
+        }, name + "-stop"));
+        return stopped;
     }
 }

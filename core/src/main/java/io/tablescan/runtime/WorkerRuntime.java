@@ -16,7 +16,6 @@ import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
@@ -41,10 +40,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consume, process, produce. Records are processed concurrently on virtual threads as they arrive; every
- * {@link #COMMIT_INTERVAL} the finished ones' outputs, their dead letters, one scan event per scan and each
- * partition's progress (see {@link PartitionProgress}) are committed in one Kafka transaction, so a slow record
- * holds up nothing but its own commit. A failure before the commit aborts it and rewinds, so every record is
+ * Consume, process, produce. Records are processed concurrently as they arrive, each on a thread of the
+ * worker's {@link ItemThreads} (virtual for writes, platform for reads); every {@link #COMMIT_INTERVAL} the
+ * finished ones' outputs, their dead letters, one scan event per scan and each partition's progress (see
+ * {@link PartitionProgress}) are committed in one Kafka transaction, so a slow record holds up nothing but its
+ * own commit. A failure before the commit aborts it and rewinds, so every record is
  * processed until its effects are committed: at least once, and exactly once for everything written to Kafka.
  */
 public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, AutoCloseable, Health {
@@ -70,7 +70,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final Serializer<SpecificRecord> serializer;
     private final ExecutorService executor;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final AtomicLong processed = new AtomicLong();
     /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
     private final AtomicInteger unfinished = new AtomicInteger();
     /** Set while the loop waits in poll: only then is a wakeup worth its exception. */
@@ -176,11 +175,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         return subscribed && running && stopped.getCount() > 0;
     }
 
-    /** Items this instance has processed and committed. */
-    public long processed() {
-        return processed.get();
-    }
-
     /** The next records; empty when the last record in flight finished (commit now); null when asked to stop. */
     private ConsumerRecords<byte[], byte[]> poll() {
         try {
@@ -203,7 +197,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     }
 
     /**
-     * Every record on its own virtual thread, even one partition's batches: distinct rows, written with
+     * Every record on a thread of its own, even one partition's batches: distinct rows, written with
      * upsert-replace, need no order, and a big partition's batches would otherwise be written one by one.
      */
     private void start(ConsumerRecords<byte[], byte[]> records) {
@@ -260,7 +254,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             producer.commitTransaction();
             partitions.committed(offsets);
-            processed.addAndGet(pending.outcomes().size());
             meters.committed(pending.outcomes());
             pending.clear();
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {

@@ -80,7 +80,7 @@ public final class WorkerSettings {
         return new WorkerSettings(KafkaSettings.fromEnvironment(env), new Accounts(env::get),
                 inFlight,
                 new RetryPolicy(attempts, RetryPolicy.DEFAULT.firstDelay(), RetryPolicy.DEFAULT.maxDelay()),
-                positive(env, TOPIC_PARTITIONS, 12),
+                positive(env, TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS),
                 replication == null ? Optional.empty() : Optional.of((short) positive(env, TOPIC_REPLICATION, 1)))
                 .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(env))
                 .withReadInFlight(positive(env, READ_IN_FLIGHT, inFlight));
@@ -99,13 +99,13 @@ public final class WorkerSettings {
 
     /** A local run on these Kafka settings (a namespace of its own, say) with accounts bound in code. */
     public static WorkerSettings local(KafkaSettings kafka, Accounts accounts) {
-        return new WorkerSettings(kafka, accounts, 32, RetryPolicy.DEFAULT, 6, Optional.empty());
+        return new WorkerSettings(kafka, accounts, 32, RetryPolicy.DEFAULT, Topics.LOCAL_PARTITIONS, Optional.empty());
     }
 
     /** A local run with this many table requests in flight per worker (benchmarks of high-latency services). */
     public static WorkerSettings local(String bootstrapServers, Accounts accounts, int maxInFlight) {
-        return new WorkerSettings(KafkaSettings.of(bootstrapServers), accounts, maxInFlight, RetryPolicy.DEFAULT, 6,
-                Optional.empty());
+        return new WorkerSettings(KafkaSettings.of(bootstrapServers), accounts, maxInFlight, RetryPolicy.DEFAULT,
+                Topics.LOCAL_PARTITIONS, Optional.empty());
     }
 
     /** A positive whole-number setting, or the fallback when unset; a clear error otherwise. */

@@ -107,6 +107,18 @@ class EntityBatcherTest {
     }
 
     @Test
+    void rowBatchesAreTheRowsOfTheEntityBatches() {
+        List<Row> rows = new ArrayList<>(partition("a", 150, string("Name", 10)));
+        rows.addAll(partition("b", 2));
+        rows.addAll(partition("c", 100, binary("Blob", KIB_64)));
+
+        List<List<Row>> rowBatches = EntityBatcher.rowBatches(rows);
+
+        assertThat(rowBatches.stream().map(EntityBatcherTest::keysOf).toList())
+                .isEqualTo(EntityBatcher.batches(SPEC, rows).stream().map(b -> keys(List.of(b))).toList());
+    }
+
+    @Test
     void noRowsMakeNoBatches() {
         assertThat(EntityBatcher.batches(SPEC, List.of())).isEmpty();
     }

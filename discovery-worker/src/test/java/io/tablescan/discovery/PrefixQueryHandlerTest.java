@@ -64,20 +64,25 @@ class PrefixQueryHandlerTest {
     /** Odd PartitionKeys, 40 small partitions of 1 to 5 rows, and one partition of 35 rows: 163 rows in all. */
     static InMemoryTableStore table(Adversary adversary) {
         InMemoryTableStore store = new InMemoryTableStore(adversary, Duration.ZERO);
-        InMemoryTableStore.Loader loader = store.loader("Source");
+        store.createTableIfNotExists("Source");
         int n = 0;
         for (String pk : ODD_KEYS) {
-            loader.put(row(pk, "r", n++));
+            put(store, row(pk, "r", n++));
         }
         for (int p = 0; p < 40; p++) {
             for (int r = 0; r <= p % 5; r++) {
-                loader.put(row(String.format("k%03d", p), "r" + r, n++));
+                put(store, row(String.format("k%03d", p), "r" + r, n++));
             }
         }
         for (int r = 0; r < 35; r++) {
-            loader.put(row("big", String.format("%03d", r), n++));
+            put(store, row("big", String.format("%03d", r), n++));
         }
         return store;
+    }
+
+    /** One row into the table, as a batch of its own. */
+    static void put(InMemoryTableStore store, Row row) {
+        store.upsert("Source", row.partitionKey(), List.of(row));
     }
 
     static Row row(String pk, String rk, int n) {
@@ -199,7 +204,7 @@ class PrefixQueryHandlerTest {
 
     @Test
     void anEmptyTableCostsOneRequestAndEmitsNothing() {
-        table.loader("Empty");
+        table.createTableIfNotExists("Empty");
         Result result = handler.handle(root(b -> b.setSource(new TableRef("src", "Empty"))), context);
 
         assertThat(result.emitted()).isEmpty();

@@ -3,7 +3,7 @@ package io.tablescan.ledger;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tablescan.metrics.Health;
-import io.tablescan.progress.ScanFold;
+import io.tablescan.status.ScanFold;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanEvent;

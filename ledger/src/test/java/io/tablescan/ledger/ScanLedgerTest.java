@@ -133,7 +133,7 @@ class ScanLedgerTest {
         ScanStatus cancelled = latest("s3");
         assertThat(cancelled.getState()).isEqualTo(ScanState.CANCELLED);
         assertThat(cancelled.getSkipped().getEntityBatches()).isEqualTo(1);
-        assertThat(io.tablescan.progress.ScanFold.open(cancelled)).isZero();
+        assertThat(io.tablescan.status.ScanFold.open(cancelled)).isZero();
         assertThat(cancelled.getEndMillis()).isEqualTo(2_500L);
     }
 
@@ -183,7 +183,7 @@ class ScanLedgerTest {
         ScanStatus done = latest("w");
         assertThat(done.getRequests()).isEqualTo(7);
         assertThat(done.getWriteRequests()).as("one per batch, two more to create the missing table").isEqualTo(4);
-        var totals = new io.tablescan.progress.ScanTotals("w", done);
+        var totals = new io.tablescan.status.ScanTotals("w", done);
         assertThat(totals.readRequests()).isEqualTo(3);
         assertThat(totals.writeRequests()).isEqualTo(4);
     }

@@ -64,14 +64,19 @@ class PartitionQueryHandlerTest {
     /** Partition "p" of 25 rows between neighbours "o" and "q" (and an empty PartitionKey's row before them). */
     static InMemoryTableStore table(Adversary adversary) {
         InMemoryTableStore store = new InMemoryTableStore(adversary, Duration.ZERO);
-        InMemoryTableStore.Loader loader = store.loader("Source");
-        loader.put(new Row("", "r", List.of()));
-        loader.put(new Row("o", rowKey(99), List.of()));
+        store.createTableIfNotExists("Source");
+        put(store, new Row("", "r", List.of()));
+        put(store, new Row("o", rowKey(99), List.of()));
         for (int i = 0; i < 25; i++) {
-            loader.put(new Row("p", rowKey(i), List.of(new RowProperty("N", EdmType.INT32, i))));
+            put(store, new Row("p", rowKey(i), List.of(new RowProperty("N", EdmType.INT32, i))));
         }
-        loader.put(new Row("q", rowKey(0), List.of()));
+        put(store, new Row("q", rowKey(0), List.of()));
         return store;
+    }
+
+    /** One row into the table, as a batch of its own. */
+    static void put(InMemoryTableStore store, Row row) {
+        store.upsert("Source", row.partitionKey(), List.of(row));
     }
 
     static PartitionQueryHandler handler(io.tablescan.table.TableStore source) {

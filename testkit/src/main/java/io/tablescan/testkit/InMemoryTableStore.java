@@ -172,20 +172,9 @@ public final class InMemoryTableStore implements TableStore {
         return tables.containsKey(table);
     }
 
-    /** Puts rows straight into a table, with no request, latency or batch rules: for filling test tables. */
-    public Loader loader(String table) {
-        return tables.computeIfAbsent(table, t -> new MapRows())::put;
-    }
-
     /** Makes {@code rows} the table {@code table} (generated or checking tables of a benchmark). */
     public void attach(String table, Rows rows) {
         tables.put(table, rows);
-    }
-
-    /** Puts one row into a table. */
-    @FunctionalInterface
-    public interface Loader {
-        void put(Row row);
     }
 
     /** Every row of a table in key order (no request counted): the plain sorted listing tests compare with. */

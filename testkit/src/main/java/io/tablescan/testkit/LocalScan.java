@@ -7,7 +7,7 @@ import io.tablescan.scanner.PageReader;
 import io.tablescan.spi.PartitionRange;
 import io.tablescan.scanner.PartitionStep;
 import io.tablescan.scanner.PrefixStep;
-import io.tablescan.scanner.ScanBounds;
+import io.tablescan.scanner.ScanCosts;
 import io.tablescan.spi.ScanQuery;
 import io.tablescan.scanner.SerialStep;
 import io.tablescan.scanner.StepResult;
@@ -34,7 +34,7 @@ public final class LocalScan {
     /**
      * @param rows every row read, duplicates included
      * @param originalRows rows read by items that no duplicate delivery led to: must be the range exactly once
-     * @param continuedPages pages with rows and a continuation (S in {@link ScanBounds})
+     * @param continuedPages pages with rows and a continuation (S in {@link ScanCosts})
      * @param emptyContinuedPages empty pages with a continuation (E)
      */
     public record Result(List<Row> rows, List<Row> originalRows, int requests, int items, int maxDepth,
@@ -81,7 +81,7 @@ public final class LocalScan {
                 originalRows.addAll(result.rows());
             }
             requests += result.requests();
-            if (requests > 10 * ScanBounds.maxRequests(pages[0], pages[1], 1024)) {
+            if (requests > 10 * ScanCosts.maxRequests(pages[0], pages[1], 1024)) {
                 throw new IllegalStateException("runaway scan: " + requests + " requests for " + pages[0]
                         + " pages with rows and a continuation, at " + item);
             }

@@ -81,7 +81,7 @@ class PrefixScanTest {
                 oneRowEach("r", "D", "D\uFFFF", "D\uFFFFx", "D\uFFFF\uFFFF", "E", "E\uFFFF"));
         Result result = LocalScan.run(store, "t", KeyRange.ALL, Strategy.PREFIX, 1, 1, null);
         assertEveryRowOnce(store, result);
-        assertThat(result.requests()).isLessThan(40 + ScanBounds.ROOT_PIECES);
+        assertThat(result.requests()).isLessThan(40 + ScanCosts.ROOT_PIECES);
     }
 
     @Test

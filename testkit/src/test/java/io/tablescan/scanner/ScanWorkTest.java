@@ -54,7 +54,7 @@ class ScanWorkTest {
             Result prefix = LocalScan.run(store, "t", KeyRange.ALL, Strategy.PREFIX, 1000, 5, null);
             Result serial = LocalScan.run(store, "t", KeyRange.ALL, Strategy.SERIAL, 1000, 5, null);
             int maxKey = shape.keys().stream().mapToInt(k -> k[0].length()).max().orElse(0);
-            long bound = ScanBounds.maxRequests(prefix.continuedPages(), prefix.emptyContinuedPages(), maxKey);
+            long bound = ScanCosts.maxRequests(prefix.continuedPages(), prefix.emptyContinuedPages(), maxKey);
             System.out.printf("SHAPE %-55s rows %,d: prefix %,d requests in %,d items (deepest chain %d), "
                     + "serial %,d requests; bound %,d%n", shape.name(), shape.keys().size(), prefix.requests(),
                     prefix.items(), prefix.maxDepth(), serial.requests(), bound);

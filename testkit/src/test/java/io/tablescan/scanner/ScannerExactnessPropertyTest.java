@@ -103,8 +103,8 @@ class ScannerExactnessPropertyTest {
         if (c.delivery().duplicates() > 0) {
             return; // the bounds are of one scan; a duplicate delivery runs part of it again
         }
-        assertThat((long) result.requests()).as("requests within ScanBounds").isLessThanOrEqualTo(
-                ScanBounds.maxRequests(result.continuedPages(), result.emptyContinuedPages(), f.maxKeyLength()));
+        assertThat((long) result.requests()).as("requests within ScanCosts").isLessThanOrEqualTo(
+                ScanCosts.maxRequests(result.continuedPages(), result.emptyContinuedPages(), f.maxKeyLength()));
         if (c.adversary().equals(Adversary.NONE)) {
             assertThat(result.continuedPages() * pageSize).as("full pages").isLessThanOrEqualTo(expected.size());
         }

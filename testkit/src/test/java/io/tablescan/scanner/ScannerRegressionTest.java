@@ -74,7 +74,7 @@ class ScannerRegressionTest {
                 PrefixScanTest.assertEveryRowOnce(store, result);
                 int maxKey = r.keys().stream().mapToInt(k -> k[0].length()).max().orElse(0);
                 assertThat((long) result.requests()).isLessThanOrEqualTo(
-                        ScanBounds.maxRequests(result.continuedPages(), result.emptyContinuedPages(), maxKey));
+                        ScanCosts.maxRequests(result.continuedPages(), result.emptyContinuedPages(), maxKey));
             }
         }
     }

@@ -1,4 +1,4 @@
-package io.tablescan.progress;
+package io.tablescan.status;
 
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;

@@ -1,4 +1,4 @@
-package io.tablescan.progress;
+package io.tablescan.control;
 
 import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemKind;

@@ -1,4 +1,4 @@
-package io.tablescan.progress;
+package io.tablescan.control;
 
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.ItemKind;

@@ -1,5 +1,6 @@
-package io.tablescan.progress;
+package io.tablescan.status;
 
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanState;
@@ -63,7 +64,11 @@ public final class ScanFold {
     }
 
     public static long sum(ItemCounts c) {
-        return (long) c.getPrefixQueries() + c.getPartitionQueries() + c.getEntityBatches();
+        long sum = 0;
+        for (ItemKind kind : ItemKind.values()) {
+            sum += kind.count(c);
+        }
+        return sum;
     }
 
     private static void updateState(ScanStatus s, boolean cancelEvent) {
@@ -107,7 +112,7 @@ public final class ScanFold {
     }
 
     private static ScanStatus empty(String scanId) {
-        ItemCounts zero = new ItemCounts(0, 0, 0);
+        ItemCounts zero = ItemKind.counts(kind -> 0);
         return ScanStatus.newBuilder().setScanId(scanId).setState(ScanState.RUNNING).setEmitted(zero).setDone(zero)
                 .setFailed(zero).setSkipped(zero).setRowsRead(0).setRowsWritten(0).setRequests(0).setRetries(0).setThrottles(0).setMaxDepth(0)
                 .setStartMillis(0).setLastEventMillis(0).setRowsPerSecond(0).setRateWindowStartMillis(0)
@@ -115,8 +120,6 @@ public final class ScanFold {
     }
 
     private static ItemCounts plus(ItemCounts a, ItemCounts b, int sign) {
-        return new ItemCounts(a.getPrefixQueries() + sign * b.getPrefixQueries(),
-                a.getPartitionQueries() + sign * b.getPartitionQueries(),
-                a.getEntityBatches() + sign * b.getEntityBatches());
+        return ItemKind.counts(kind -> kind.count(a) + sign * kind.count(b));
     }
 }

@@ -1,5 +1,6 @@
-package io.tablescan.progress;
+package io.tablescan.status;
 
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStatus;
@@ -70,17 +71,9 @@ public final class ScanTotals {
         return status == null ? 0 : ScanFold.open(status);
     }
 
-    /** Items done of kind 0 = prefix queries, 1 = partition queries, 2 = entity batches. */
-    public long done(int kind) {
-        if (status == null) {
-            return 0;
-        }
-        var d = status.getDone();
-        return switch (kind) {
-            case 0 -> d.getPrefixQueries();
-            case 1 -> d.getPartitionQueries();
-            default -> d.getEntityBatches();
-        };
+    /** Items of this kind done. */
+    public long done(ItemKind kind) {
+        return status == null ? 0 : kind.count(status.getDone());
     }
 
     public long rowsRead() {

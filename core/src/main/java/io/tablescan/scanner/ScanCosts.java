@@ -13,8 +13,8 @@ package io.tablescan.scanner;
  * <p>When the service returns full pages (every page with a continuation holds the page size N of rows, as
  * Azurite does), S ≤ R/N for R rows, so requests ≤ P + (3 + C)·R/N. The serial strategy needs R/N + 1.
  */
-public final class ScanBounds {
-    private ScanBounds() {}
+public final class ScanCosts {
+    private ScanCosts() {}
 
     /** The most ranges one split hands off: two fixed cuts plus the exponentially spaced ones. */
     public static int maxCuts(int maxKeyLength) {
