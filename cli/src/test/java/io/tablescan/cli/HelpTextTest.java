@@ -37,7 +37,7 @@ class HelpTextTest {
 
     @Test
     void theTopLevelHelpListsTheLaunchersTestCommand() {
-        CliIT.Run run = CliIT.run("--help");
+        Cli.Run run = Cli.run("--help");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).containsPattern("(?m)^  test +Runs the whole test suite")
@@ -47,11 +47,11 @@ class HelpTextTest {
     @Test
     void everyCommandPrintsTheVersion() {
         for (String command : TablescanCommand.commandLine().getSubcommands().keySet()) {
-            CliIT.Run run = CliIT.run(command, "-V");
+            Cli.Run run = Cli.run(command, "-V");
             assertThat(run.exitCode()).as(command).isZero();
             assertThat(run.out().strip()).as(command + " -V").matches("tablescan \\d+\\.\\d+\\.\\d+");
         }
-        assertThat(CliIT.run("-V").out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");
-        assertThat(CliIT.run("--version").out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");
+        assertThat(Cli.run("-V").out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");
+        assertThat(Cli.run("--version").out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");
     }
 }

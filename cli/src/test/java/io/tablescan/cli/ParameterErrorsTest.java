@@ -17,57 +17,57 @@ class ParameterErrorsTest {
 
     @Test
     void aMistypedCommandNamesItAndSuggestsTheNearestButNeverRepeatsTheKey() {
-        CliIT.Run run = CliIT.run("exprt", "--source-connection-string", CS);
+        Cli.Run run = Cli.run("exprt", "--source-connection-string", CS);
         assertSecretFree(run, "unknown command 'exprt' (commands: demo, copy, start");
 
-        assertSecretFree(CliIT.run("cpy", "--source-connection-string", CS), "unknown command 'cpy' (did you mean 'copy'?); see tablescan --help");
-        assertSecretFree(CliIT.run("stauts"), "unknown command 'stauts' (did you mean 'status'?)");
-        assertThat(CliIT.run("cpy").err()).doesNotContain("tablescan tablescan");
+        assertSecretFree(Cli.run("cpy", "--source-connection-string", CS), "unknown command 'cpy' (did you mean 'copy'?); see tablescan --help");
+        assertSecretFree(Cli.run("stauts"), "unknown command 'stauts' (did you mean 'status'?)");
+        assertThat(Cli.run("cpy").err()).doesNotContain("tablescan tablescan");
         // A secret pasted where the command goes is not repeated either.
-        assertSecretFree(CliIT.run(CS), "unknown command (not shown");
-        assertSecretFree(CliIT.run(CS, "copy"), "missing --source-table, --dest-table");
-        assertSecretFree(CliIT.run(), "a command is needed (demo, copy,");
+        assertSecretFree(Cli.run(CS), "unknown command (not shown");
+        assertSecretFree(Cli.run(CS, "copy"), "missing --source-table, --dest-table");
+        assertSecretFree(Cli.run(), "a command is needed (demo, copy,");
     }
 
     @Test
     void unknownOptionsAndTheirValuesAreNotRepeated() {
-        assertSecretFree(CliIT.run("copy", "--source-conection-string", CS, "--source-table", "abc", "--dest-table", "def"),
+        assertSecretFree(Cli.run("copy", "--source-conection-string", CS, "--source-table", "abc", "--dest-table", "def"),
                 "unknown option '--source-conection-string' (did you mean '--source-connection-string'?)");
-        assertSecretFree(CliIT.run("copy", "--source-conection-string=" + CS, "--source-table", "abc", "--dest-table", "def"),
+        assertSecretFree(Cli.run("copy", "--source-conection-string=" + CS, "--source-table", "abc", "--dest-table", "def"),
                 "unknown option '--source-conection-string' (did you mean '--source-connection-string'?)");
-        assertSecretFree(CliIT.run("copy", "--sas=" + SAS, "--source-table", "abc", "--dest-table", "def"),
+        assertSecretFree(Cli.run("copy", "--sas=" + SAS, "--source-table", "abc", "--dest-table", "def"),
                 "unknown option '--sas'");
-        assertSecretFree(CliIT.run("copy", "-" + KEY, "--source-table", "abc", "--dest-table", "def"), "unknown option (not shown");
-        assertSecretFree(CliIT.run("copy", "--source-table", "abc", "--dest-table", "def", CS), "unexpected argument (not shown)");
-        assertSecretFree(CliIT.run("status", "scan-1", CS, SAS), "2 unexpected arguments (not shown)");
+        assertSecretFree(Cli.run("copy", "-" + KEY, "--source-table", "abc", "--dest-table", "def"), "unknown option (not shown");
+        assertSecretFree(Cli.run("copy", "--source-table", "abc", "--dest-table", "def", CS), "unexpected argument (not shown)");
+        assertSecretFree(Cli.run("status", "scan-1", CS, SAS), "2 unexpected arguments (not shown)");
         // A mistyped required option is named, not reported as the required one missing.
-        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-tabel", "abc", "--dest-table",
+        assertSecretFree(Cli.run("copy", "--source-connection-string", CS, "--source-tabel", "abc", "--dest-table",
                 "def"), "unknown option '--source-tabel' (did you mean '--source-table'?)");
     }
 
     @Test
     void badValuesAreNamedByTheirOptionNotRepeated() {
-        assertSecretFree(CliIT.run("copy", "--page-size", CS, "--source-table", "abc", "--dest-table", "def"),
+        assertSecretFree(Cli.run("copy", "--page-size", CS, "--source-table", "abc", "--dest-table", "def"),
                 "invalid value for --page-size (a whole number)");
-        assertSecretFree(CliIT.run("copy", "--strategy", CS, "--source-table", "abc", "--dest-table", "def"),
+        assertSecretFree(Cli.run("copy", "--strategy", CS, "--source-table", "abc", "--dest-table", "def"),
                 "invalid value for --strategy (one of PREFIX, SERIAL)");
-        assertSecretFree(CliIT.run("worker", SAS), "invalid value for KIND (one of discovery, partition, copy)");
-        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-connection-string", CS,
+        assertSecretFree(Cli.run("worker", SAS), "invalid value for KIND (one of discovery, partition, copy)");
+        assertSecretFree(Cli.run("copy", "--source-connection-string", CS, "--source-connection-string", CS,
                 "--source-table", "abc", "--dest-table", "def"), "--source-connection-string was given more than once");
-        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-table"), "--source-table needs a value");
-        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-table", "--dest-table", "def"),
+        assertSecretFree(Cli.run("copy", "--source-connection-string", CS, "--source-table"), "--source-table needs a value");
+        assertSecretFree(Cli.run("copy", "--source-connection-string", CS, "--source-table", "--dest-table", "def"),
                 "--source-table needs a value");
-        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS), "missing --source-table, --dest-table");
-        assertSecretFree(CliIT.run("failures"), "missing SCAN_ID");
+        assertSecretFree(Cli.run("copy", "--source-connection-string", CS), "missing --source-table, --dest-table");
+        assertSecretFree(Cli.run("failures"), "missing SCAN_ID");
     }
 
     @Test
     void valuesTheCommandsCheckThemselvesAreNotRepeatedEither() {
-        assertSecretFree(CliIT.run("copy", "--source-connection-string", CS, "--source-table", KEY, "--dest-table", "def"),
+        assertSecretFree(Cli.run("copy", "--source-connection-string", CS, "--source-table", KEY, "--dest-table", "def"),
                 "--source-table: is not a valid table name");
-        assertSecretFree(CliIT.run("start", "--kafka", CS, "--source-account", "a", "--source-table", "abc",
+        assertSecretFree(Cli.run("start", "--kafka", CS, "--source-account", "a", "--source-table", "abc",
                 "--dest-account", "b", "--dest-table", "def"), "must be HOST:PORT");
-        assertSecretFree(CliIT.run("start", "--kafka", "127.0.0.1:1", "--source-account", SAS, "--source-table", "abc",
+        assertSecretFree(Cli.run("start", "--kafka", "127.0.0.1:1", "--source-account", SAS, "--source-table", "abc",
                 "--dest-account", "b", "--dest-table", "def"), "--source-account: is not a valid account alias");
     }
 
@@ -80,8 +80,8 @@ class ParameterErrorsTest {
         assertThat(ParameterErrors.suggestion("export", List.of("demo", "copy", "start"))).isEmpty();
     }
 
-    private static void assertSecretFree(CliIT.Run run, String message) {
-        CliIT.assertOneLine(run, UserError.USAGE, message);
+    private static void assertSecretFree(Cli.Run run, String message) {
+        Cli.assertOneLine(run, UserError.USAGE, message);
         for (String secret : List.of(KEY, "c2VjcmV0", "AccountKey", "EndpointSuffix", SAS, "sig=", "c2lnbmF0dXJl")) {
             assertThat(run.err() + run.out()).as("output of a mistake").doesNotContain(secret);
         }

@@ -23,11 +23,11 @@ class WaitIT {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             String bootstrap = broker.bootstrapServers();
             long start = System.nanoTime();
-            CliIT.Run started = CliIT.run("start", "--kafka", bootstrap, "--source-account", "src", "--source-table",
+            Cli.Run started = Cli.run("start", "--kafka", bootstrap, "--source-account", "src", "--source-table",
                     "waitsource", "--dest-account", "dst", "--dest-table", "waitcopy", "--wait", "--timeout", "25s");
             double seconds = (System.nanoTime() - start) / 1e9;
 
-            CliIT.assertOneLine(started, UserError.FAILED, "gave up waiting after 25s: scan ");
+            Cli.assertOneLine(started, UserError.FAILED, "gave up waiting after 25s: scan ");
             assertThat(started.err()).contains("is not recorded by any ledger; it goes on without this command");
             assertThat(seconds).isBetween(25.0, 60.0);
             String scanId = started.out().lines().findFirst().orElseThrow();
@@ -39,9 +39,9 @@ class WaitIT {
             // A ledger records the scan, but no worker runs: nothing finishes.
             try (ScanLedger ledger = ScanLedger.start(KafkaSettings.of(bootstrap))) {
                 ScanAwait.until(KafkaSettings.of(bootstrap), scanId, t -> t.started(), Duration.ofMinutes(1));
-                CliIT.Run watched = CliIT.run("status", scanId, "--kafka", bootstrap, "--watch", "--timeout", "35s");
+                Cli.Run watched = Cli.run("status", scanId, "--kafka", bootstrap, "--watch", "--timeout", "35s");
 
-                CliIT.assertOneLine(watched, UserError.FAILED, "gave up waiting after 35s: scan " + scanId
+                Cli.assertOneLine(watched, UserError.FAILED, "gave up waiting after 35s: scan " + scanId
                         + " is still running (1 open items)");
                 assertThat(watched.out()).contains("no item of scan " + scanId + " has finished in 30 s: are workers "
                         + "running?").contains("KAFKA_BOOTSTRAP_SERVERS=" + bootstrap + " ./tablescan worker discovery");
@@ -49,9 +49,9 @@ class WaitIT {
             }
             ScanCanceller.cancel(KafkaSettings.of(bootstrap), scanId);
 
-            CliIT.assertOneLine(CliIT.run("retry", scanId, "--kafka", bootstrap, "--timeout", "10s"), UserError.USAGE,
+            Cli.assertOneLine(Cli.run("retry", scanId, "--kafka", bootstrap, "--timeout", "10s"), UserError.USAGE,
                     "--timeout needs --wait");
-            CliIT.assertOneLine(CliIT.run("status", scanId, "--kafka", bootstrap, "--watch", "--timeout", "10"),
+            Cli.assertOneLine(Cli.run("status", scanId, "--kafka", bootstrap, "--watch", "--timeout", "10"),
                     UserError.USAGE, "invalid value for --timeout (a duration: a number and a unit, s, m or h, as in 90s");
         }
     }

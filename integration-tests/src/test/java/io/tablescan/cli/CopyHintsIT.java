@@ -33,7 +33,7 @@ class CopyHintsIT {
         String source = LocalServices.azurite().connectionString();
         String refusing = createButNoWrite();
 
-        CliIT.Run embedded = CliIT.run("copy", "--source-connection-string", source, "--source-table", "hintsource",
+        Cli.Run embedded = Cli.run("copy", "--source-connection-string", source, "--source-table", "hintsource",
                 "--dest-connection-string", refusing, "--dest-table", "hintcopy");
 
         assertThat(embedded.exitCode()).as(embedded.out() + embedded.err()).isEqualTo(UserError.FAILED);
@@ -42,7 +42,7 @@ class CopyHintsIT {
                 .doesNotContain("tablescan failures").doesNotContain("tablescan retry");
 
         String bootstrap = LocalServices.broker().bootstrapServers();
-        CliIT.Run cluster = CliIT.run("copy", "--source-connection-string", source, "--source-table", "hintsource",
+        Cli.Run cluster = Cli.run("copy", "--source-connection-string", source, "--source-table", "hintsource",
                 "--dest-connection-string", refusing, "--dest-table", "hintcopy", "--kafka", bootstrap);
 
         assertThat(cluster.exitCode()).as(cluster.out() + cluster.err()).isEqualTo(UserError.FAILED);
@@ -51,7 +51,7 @@ class CopyHintsIT {
                 .doesNotContain("tablescan failures").doesNotContain("tablescan retry");
         assertThat(embedded.out() + embedded.err() + cluster.out() + cluster.err()).doesNotContain("sig=");
 
-        CliIT.Run again = CliIT.run("copy", "--source-connection-string", source, "--source-table", "hintsource",
+        Cli.Run again = Cli.run("copy", "--source-connection-string", source, "--source-table", "hintsource",
                 "--dest-table", "hintcopy");
         assertThat(again.exitCode()).as("the hint works: " + again.out() + again.err()).isZero();
         assertThat(TableComparer.compare(store, "hintsource", store, "hintcopy").equal()).isTrue();

@@ -34,7 +34,7 @@ class FidelityIT {
     @ValueSource(ints = {1000, 3})
     void aCopyReadsBackThroughAnotherClientIdenticalToItsSource(int pageSize) throws Exception {
         String copy = "fidelitycopy" + pageSize;
-        CliIT.Run run = CliIT.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
                 "--source-table", SOURCE, "--dest-table", copy, "--page-size", Integer.toString(pageSize));
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
 
@@ -55,7 +55,7 @@ class FidelityIT {
     /** The demo's verifier reads plain REST: a DateTime in another form is a difference, as for other clients. */
     @Test
     void theRestVerifierSeesADateTimeTheSdkWouldReadAsEqual() throws Exception {
-        CliIT.Run run = CliIT.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
                 "--source-table", SOURCE, "--dest-table", "fidelityaltered");
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());

@@ -1,38 +1,19 @@
 package io.tablescan.cli;
 
+import static io.tablescan.cli.Cli.assertOneLine;
+import static io.tablescan.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The command line as a user meets it: the copy command end to end, and one clear line for each mistake. */
 class CliIT {
-    record Run(int exitCode, String out, String err) {}
-
-    static synchronized Run run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = TablescanCommand.execute(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
     @Test
     void copyCommandCopiesWithAnEmbeddedBrokerAndReportsFigures() {
         var store = LocalServices.store();
         SampleTable.write(store, "clisource", SampleTable.rows(2_000), 8);
 
-        Run run = run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+        Cli.Run run = run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
                 "--source-table", "clisource", "--dest-table", "clicopy", "--page-size", "250");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
@@ -44,7 +25,7 @@ class CliIT {
 
     @Test
     void demoFillsCopiesAndVerifiesASampleTable() {
-        Run run = run("demo", "--rows", "3000");
+        Cli.Run run = run("demo", "--rows", "3000");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         assertThat(run.out()).contains("source rows 3,000, copied rows 3,000, differences 0")
@@ -86,11 +67,5 @@ class CliIT {
                 "def"), 3, "cannot read the source table");
         assertThat((System.nanoTime() - start) / 1e9).as("seconds to give up on a closed port").isLessThan(30);
         assertOneLine(run("status", "nosuchscan"), 2, "no Kafka cluster");
-    }
-
-    static void assertOneLine(Run run, int exitCode, String message) {
-        assertThat(run.exitCode()).as(run.err()).isEqualTo(exitCode);
-        assertThat(run.err()).contains(message).doesNotContain("\tat ").doesNotContain("Exception in thread");
-        assertThat(run.err().lines().filter(l -> l.startsWith("tablescan:")).count()).isEqualTo(1);
     }
 }

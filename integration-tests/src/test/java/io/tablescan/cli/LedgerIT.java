@@ -56,7 +56,7 @@ class LedgerIT {
             assertExact(ScanAwait.ended(KAFKA, a.getScanId(), Duration.ofMinutes(3)), 3_000, "twinsourcea", "twincopya");
             assertExact(ScanAwait.ended(KAFKA, b.getScanId(), Duration.ofMinutes(3)), 4_000, "twinsourceb", "twincopyb");
         }
-        CliIT.Run status = CliIT.run("status", "--kafka", BOOTSTRAP);
+        Cli.Run status = Cli.run("status", "--kafka", BOOTSTRAP);
         assertThat(status.exitCode()).isZero();
         assertThat(status.out()).contains("COMPLETED").contains("twinsourcea -> twincopya").contains("twinsourceb -> twincopyb");
     }
@@ -82,13 +82,13 @@ class LedgerIT {
         assertThat(failed.errors()).anySatisfy(e -> assertThat(e).contains("403"));
         assertThat(String.join(" ", failed.errors())).doesNotContain("AccountKey");
 
-        CliIT.Run failures = CliIT.run("failures", spec.getScanId(), "--kafka", BOOTSTRAP);
+        Cli.Run failures = Cli.run("failures", spec.getScanId(), "--kafka", BOOTSTRAP);
         assertThat(failures.exitCode()).as(failures.err()).isZero();
         assertThat(failures.out()).contains(batches + " failed items parked, " + batches + " not retried yet")
                 .contains("tablescan.entity-batches").contains("403");
 
         try (LocalPipeline fixed = LocalPipeline.start(settings(STORE))) {
-            CliIT.Run retry = CliIT.run("retry", spec.getScanId(), "--kafka", BOOTSTRAP, "--wait");
+            Cli.Run retry = Cli.run("retry", spec.getScanId(), "--kafka", BOOTSTRAP, "--wait");
             assertThat(retry.exitCode()).as(retry.out() + retry.err()).isZero();
             assertThat(retry.out()).contains("re-submitted " + batches + " failed items").contains("completed");
         }
@@ -96,7 +96,7 @@ class LedgerIT {
         assertExact(retried, 2_000, "rejectsource", "rejectcopy");
         assertThat(retried.itemsRetried()).isEqualTo(batches);
 
-        CliIT.Run again = CliIT.run("retry", spec.getScanId(), "--kafka", BOOTSTRAP);
+        Cli.Run again = Cli.run("retry", spec.getScanId(), "--kafka", BOOTSTRAP);
         assertThat(again.out()).as("nothing is re-submitted twice").contains("re-submitted 0 failed items");
     }
 
@@ -109,7 +109,7 @@ class LedgerIT {
             ScanTotals running = ScanAwait.until(KAFKA, spec.getScanId(), t -> t.rowsWritten() > 0, Duration.ofMinutes(2));
             assertThat(running.state()).isEqualTo(ScanState.RUNNING);
 
-            CliIT.Run cancel = CliIT.run("cancel", spec.getScanId(), "--kafka", BOOTSTRAP);
+            Cli.Run cancel = Cli.run("cancel", spec.getScanId(), "--kafka", BOOTSTRAP);
             assertThat(cancel.exitCode()).as(cancel.err()).isZero();
 
             ScanTotals drained = ScanAwait.until(KAFKA, spec.getScanId(), t -> t.ended() && t.openItems() == 0,
@@ -119,9 +119,9 @@ class LedgerIT {
             assertThat(drained.itemsDone() + drained.itemsSkipped()).isEqualTo(drained.itemsEmitted());
             assertThat(drained.rowsWritten()).isLessThan(20_000);
         }
-        CliIT.Run status = CliIT.run("status", spec.getScanId(), "--kafka", BOOTSTRAP);
+        Cli.Run status = Cli.run("status", spec.getScanId(), "--kafka", BOOTSTRAP);
         assertThat(status.out()).contains("was cancelled");
-        assertThat(CliIT.run("cancel", spec.getScanId(), "--kafka", BOOTSTRAP).out()).contains("nothing to cancel");
+        assertThat(Cli.run("cancel", spec.getScanId(), "--kafka", BOOTSTRAP).out()).contains("nothing to cancel");
     }
 
     @Test
@@ -148,7 +148,7 @@ class LedgerIT {
     @Test
     void unknownScanIdsGetOneLineAndExitFour() {
         for (String command : new String[] {"status", "failures", "retry", "cancel"}) {
-            CliIT.Run run = CliIT.run(command, "no-such-scan", "--kafka", BOOTSTRAP);
+            Cli.Run run = Cli.run(command, "no-such-scan", "--kafka", BOOTSTRAP);
             assertThat(run.exitCode()).as(command).isEqualTo(UserError.NOT_FOUND);
             assertThat(run.err().strip()).as(command).isEqualTo("tablescan: no scan no-such-scan in the ledger "
                     + "(wrong id, or no ledger running?)");

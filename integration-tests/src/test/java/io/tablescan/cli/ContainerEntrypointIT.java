@@ -181,7 +181,7 @@ class ContainerEntrypointIT {
         /** The image's java and jar are this JVM's java and the build's jar. */
         List<String> local(List<String> command) {
             String java = ProcessHandle.current().info().command().orElse("java");
-            String jar = Path.of("target", "tablescan.jar").toAbsolutePath().toString();
+            String jar = Path.of("..", "cli", "target", "tablescan.jar").toAbsolutePath().toString();
             return command.stream().map(a -> a.equals("java") ? java : a.equals(IMAGE_JAR) ? jar : a).toList();
         }
     }

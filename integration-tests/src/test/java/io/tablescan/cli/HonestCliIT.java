@@ -1,8 +1,8 @@
 package io.tablescan.cli;
 
 import io.tablescan.spi.Row;
-import static io.tablescan.cli.CliIT.assertOneLine;
-import static io.tablescan.cli.CliIT.run;
+import static io.tablescan.cli.Cli.assertOneLine;
+import static io.tablescan.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.local.EmbeddedKafkaBroker;
@@ -73,7 +73,7 @@ class HonestCliIT {
         SampleTable.write(store, "warnsource", SampleTable.rows(200), 4);
         SampleTable.write(store, "warndest", List.of(new Row("zz-only-in-destination", "1", List.of())), 1);
 
-        CliIT.Run run = run("copy", "--source-connection-string", cs, "--source-table", "warnsource", "--dest-table",
+        Cli.Run run = run("copy", "--source-connection-string", cs, "--source-table", "warnsource", "--dest-table",
                 "warndest");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
@@ -82,7 +82,7 @@ class HonestCliIT {
                         + "its other rows are kept");
         assertThat(TableComparer.compare(store, "warnsource", store, "warndest").destinationRows()).isEqualTo(201);
 
-        CliIT.Run fresh = run("copy", "--source-connection-string", cs, "--source-table", "warnsource", "--dest-table",
+        Cli.Run fresh = run("copy", "--source-connection-string", cs, "--source-table", "warnsource", "--dest-table",
                 "warnfresh");
         assertThat(fresh.exitCode()).as(fresh.out() + fresh.err()).isZero();
         assertThat(fresh.err()).doesNotContain("already holds rows");
@@ -105,7 +105,7 @@ class HonestCliIT {
         String wrongKey = cs.replace(key, Base64.getEncoder().encodeToString(new byte[64]));
         String notBase64 = cs.replace(key, "not-base64!" + key.substring(12));
 
-        CliIT.Run denied = run("sample", "--connection-string", wrongKey, "--table", "deniedsample", "--rows", "10");
+        Cli.Run denied = run("sample", "--connection-string", wrongKey, "--table", "deniedsample", "--rows", "10");
         assertOneLine(denied, 6, "403");
 
         long start = System.nanoTime();
@@ -114,7 +114,7 @@ class HonestCliIT {
                 List.of("copy", "--source-connection-string", notBase64, "--source-table", "abc", "--dest-table", "def"),
                 List.of("copy", "--source-connection-string", cs, "--source-table", "abc", "--dest-connection-string",
                         notBase64, "--dest-table", "def"))) {
-            CliIT.Run run = run(args.toArray(String[]::new));
+            Cli.Run run = run(args.toArray(String[]::new));
             assertOneLine(run, 2, "AccountKey is not base64");
             assertThat(run.err()).doesNotContain(key.substring(12)).doesNotContain("AAAAAAAAAA");
         }

@@ -48,14 +48,14 @@ class NamespaceIT {
         SampleTable.write(STORE, "nsclustersource", SampleTable.rows(3_000), 8);
         SampleTable.write(STORE, "nscopysource", SampleTable.rows(2_000), 8);
         // Seeded for the cluster's workers (aliases src and dst), none of which runs yet.
-        CliIT.Run started = CliIT.run("start", "--kafka", BOOTSTRAP, "--source-account", "src", "--source-table",
+        Cli.Run started = Cli.run("start", "--kafka", BOOTSTRAP, "--source-account", "src", "--source-table",
                 "nsclustersource", "--dest-account", "dst", "--dest-table", "nsclustercopy", "--page-size", "200");
         assertThat(started.exitCode()).as(started.err()).isZero();
         String scanId = started.out().strip();
         ConsumerRecord<byte[], byte[]> root = rootItem(KAFKA, scanId);
 
         // Another user's copy of another table, with its own credentials, through the same cluster.
-        CliIT.Run copy = CliIT.run("copy", "--kafka", BOOTSTRAP, "--source-connection-string",
+        Cli.Run copy = Cli.run("copy", "--kafka", BOOTSTRAP, "--source-connection-string",
                 LocalServices.azurite().connectionString(), "--source-table", "nscopysource", "--dest-table", "nscopycopy",
                 "--page-size", "200");
         assertThat(copy.exitCode()).as(copy.err()).isZero();
@@ -84,7 +84,7 @@ class NamespaceIT {
 
             // While they run, another copy's items reach none of them (they have no alias 'source' to park it for).
             long parked = records(KAFKA, KAFKA.namespace().deadLetters());
-            CliIT.Run again = CliIT.run("copy", "--kafka", BOOTSTRAP, "--source-connection-string",
+            Cli.Run again = Cli.run("copy", "--kafka", BOOTSTRAP, "--source-connection-string",
                     LocalServices.azurite().connectionString(), "--source-table", "nscopysource", "--dest-table",
                     "nscopyagain", "--page-size", "200");
             assertThat(again.exitCode()).as(again.err()).isZero();

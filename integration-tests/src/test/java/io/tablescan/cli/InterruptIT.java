@@ -63,7 +63,7 @@ class InterruptIT {
                     .doesNotContain("\tat ").doesNotContain("completed");
             assertGone(tmp, folders);
         }
-        CliIT.Run again = CliIT.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+        Cli.Run again = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
                 "--source-table", "intsource", "--dest-table", "intcopy");
         assertThat(again.exitCode()).as(again.out() + again.err()).isZero();
         assertThat(TableComparer.compare(LocalServices.store(), "intsource", LocalServices.store(), "intcopy").equal())

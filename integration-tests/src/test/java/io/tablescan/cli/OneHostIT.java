@@ -51,7 +51,7 @@ class OneHostIT {
             assertThat(new java.util.HashSet<>(ports.values())).as("one port each").hasSize(roles.size());
             for (String role : roles) {
                 assertThat(PrometheusScrape.status(ports.get(role), "/health/live")).as(role).isEqualTo(200);
-                assertThat(CliIT.run("health", "--live", "--port", Integer.toString(ports.get(role))).exitCode())
+                assertThat(Cli.run("health", "--live", "--port", Integer.toString(ports.get(role))).exitCode())
                         .as("tablescan health finds " + role).isZero();
                 assertThat(processes.get(role).isAlive()).as(role + " still runs").isTrue();
             }

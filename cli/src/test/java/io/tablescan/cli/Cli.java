@@ -1,0 +1,38 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs ./tablescan's commands in this JVM and captures what they print: the command line as a user meets it. */
+public final class Cli {
+    public record Run(int exitCode, String out, String err) {}
+
+    private Cli() {}
+
+    /** One command, as {@code ./tablescan args...}; one at a time, since it swaps the process's output streams. */
+    public static synchronized Run run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = TablescanCommand.execute(args);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    /** A user's mistake: this exit code, one "tablescan:" line holding {@code message}, no stack trace. */
+    public static void assertOneLine(Run run, int exitCode, String message) {
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(exitCode);
+        assertThat(run.err()).contains(message).doesNotContain("\tat ").doesNotContain("Exception in thread");
+        assertThat(run.err().lines().filter(l -> l.startsWith("tablescan:")).count()).isEqualTo(1);
+    }
+}
