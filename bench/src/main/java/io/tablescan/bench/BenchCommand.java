@@ -17,8 +17,7 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.azure.AzureTableStore;
-import io.tablescan.table.RetryPolicy;
-import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableStores;
 import io.tablescan.table.TableStore;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScalabilityTargets;
@@ -190,8 +189,7 @@ final class BenchCommand implements Callable<Integer> {
 
         AzuriteRunner(EmbeddedKafkaBroker broker, AzuriteServer azurite, GeneratedTable table, int inFlight) {
             this.broker = broker;
-            this.store = new RetryingTableStore(AzureTableStore.fromConnectionString(azurite.connectionString()),
-                    RetryPolicy.DEFAULT);
+            this.store = TableStores.forCommand(AzureTableStore.fromConnectionString(azurite.connectionString()));
             this.tables = new TableServiceClientBuilder().connectionString(azurite.connectionString()).buildClient();
             this.table = table;
             this.inFlight = inFlight;

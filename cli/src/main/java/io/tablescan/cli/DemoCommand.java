@@ -8,8 +8,7 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.spi.QueryOptions;
-import io.tablescan.table.RetryPolicy;
-import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableStores;
 import io.tablescan.table.TableStore;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -37,8 +36,7 @@ final class DemoCommand implements Callable<Integer> {
         System.out.println("starting Azurite and an embedded Kafka broker...");
         try (Interrupt interrupt = Interrupt.onSigint(); AzuriteServer azurite = AzuriteServer.start();
                 EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-            TableStore store = new RetryingTableStore(AzureTableStore.fromConnectionString(azurite.connectionString()),
-                    RetryPolicy.DEFAULT);
+            TableStore store = TableStores.forCommand(AzureTableStore.fromConnectionString(azurite.connectionString()));
             System.out.printf("filling table demosource with %,d rows...%n", rows);
             long fillStart = System.nanoTime();
             SampleTable.write(store, "demosource", SampleTable.rows(rows), 16, interrupt::requested);

@@ -35,7 +35,7 @@ final class SampleCommand implements Callable<Integer> {
         var target = account != null
                 ? Checks.account(io.tablescan.table.Accounts.fromEnvironment(), Checks.accountAlias("--account", account))
                 : Checks.store("--connection-string", connectionString);
-        var store = new io.tablescan.table.RetryingTableStore(target, io.tablescan.table.RetryPolicy.DEFAULT);
+        var store = io.tablescan.table.TableStores.forCommand(target);
         long start = System.nanoTime();
         try {
             SampleTable.write(store, table, SampleTable.rows(rows), 16);

@@ -2,10 +2,9 @@ package io.tablescan.runtime;
 
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
-import io.tablescan.table.MeteredTableStore;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryCounter;
-import io.tablescan.table.RetryingTableStore;
+import io.tablescan.table.TableStores;
 import io.tablescan.table.TableStore;
 import java.time.Duration;
 import java.util.Map;
@@ -131,12 +130,12 @@ public final class WorkerSettings {
      */
     public TableStore account(String alias) {
         return stores.computeIfAbsent(alias.toLowerCase(java.util.Locale.ROOT),
-                key -> new MeteredTableStore(FaultInjectingTableStore.wrap(accounts.get(alias), faults), key));
+                key -> TableStores.shared(accounts.get(alias), key, faults));
     }
 
     /** The account's store for one item: retrying transient failures by this worker's policy, counted for it. */
     public TableStore store(String alias, RetryCounter counter) {
-        return new RetryingTableStore(account(alias), retry, counter);
+        return TableStores.forItem(account(alias), retry, counter);
     }
 
     /** Creates the pipeline's topics if missing. */

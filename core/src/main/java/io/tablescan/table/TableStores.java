@@ -1,0 +1,25 @@
+package io.tablescan.table;
+
+/**
+ * The one place where a service's store gets its wrappers, always in the same order: injected faults innermost
+ * (they stand for the service), metering next (it counts what the service answered, faults included), retries
+ * outermost (per item, so that each item's retries are counted for it).
+ */
+public final class TableStores {
+    private TableStores() {}
+
+    /** A worker's view of an account, shared by all its items: injected faults (a testing aid), metered by alias. */
+    public static TableStore shared(TableStore service, String alias, FaultInjectingTableStore.Faults faults) {
+        return new MeteredTableStore(FaultInjectingTableStore.wrap(service, faults), alias);
+    }
+
+    /** One item's view of a shared store: transient failures retried by the worker's policy, counted for the item. */
+    public static TableStore forItem(TableStore shared, RetryPolicy policy, RetryCounter counter) {
+        return new RetryingTableStore(shared, policy, counter);
+    }
+
+    /** A command's own requests outside any scan (filling the demo's, the sample's or the bench's table). */
+    public static TableStore forCommand(TableStore service) {
+        return new RetryingTableStore(service, RetryPolicy.DEFAULT, RetryCounter.NONE);
+    }
+}
