@@ -9,7 +9,6 @@ import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.ItemThreads;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Namespace;
-import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.EntityBatch;
@@ -60,7 +59,7 @@ class SinkLookupTest {
     void aBatchForAnUnknownSinkTypeIsParkedAndCountedAsFailed() {
         AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
         AvroSingleObjectDeserializer deserializer = new AvroSingleObjectDeserializer();
-        TopicPartition input = new TopicPartition(Topics.ENTITY_BATCHES, 0);
+        TopicPartition input = new TopicPartition(Namespace.DEFAULT.entityBatches(), 0);
         MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest") {
             @Override
             public synchronized Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
@@ -72,7 +71,7 @@ class SinkLookupTest {
         WorkerRuntime<EntityBatch> runtime = new WorkerRuntime<>(CopyWorker.NAME, Namespace.DEFAULT,
                 ItemKind.ENTITY_BATCH, new EntityBatchHandler(settings), consumer, () -> producer, serializer,
                 deserializer, 4, ItemThreads.VIRTUAL, scanId -> false, () -> { });
-        byte[] value = serializer.serialize(Topics.ENTITY_BATCHES,
+        byte[] value = serializer.serialize(Namespace.DEFAULT.entityBatches(),
                 EntityBatchHandlerTest.batch(NOSUCH, EntityBatchHandlerTest.rows("p", 3)));
         consumer.updateBeginningOffsets(Map.of(input, 0L));
         consumer.schedulePollTask(() -> {
@@ -85,7 +84,7 @@ class SinkLookupTest {
         runtime.run();
 
         List<ProducerRecord<byte[], byte[]>> letters =
-                producer.history().stream().filter(r -> r.topic().equals(Topics.DEAD_LETTERS)).toList();
+                producer.history().stream().filter(r -> r.topic().equals(Namespace.DEFAULT.deadLetters())).toList();
         assertThat(letters).singleElement().satisfies(letter -> {
             assertThat(letter.value()).isEqualTo(value);
             assertThat(DeadLetters.header(letter.headers(), DeadLetters.ERROR_MESSAGE))
@@ -93,8 +92,8 @@ class SinkLookupTest {
             assertThat(DeadLetters.header(letter.headers(), DeadLetters.ATTEMPTS)).isEqualTo("1");
             assertThat(DeadLetters.header(letter.headers(), DeadLetters.SCAN_ID)).isEqualTo("scan-c");
         });
-        ScanEvent event = producer.history().stream().filter(r -> r.topic().equals(Topics.SCAN_EVENTS))
-                .map(r -> (ScanEvent) deserializer.deserialize(Topics.SCAN_EVENTS, r.value())).findFirst().orElseThrow();
+        ScanEvent event = producer.history().stream().filter(r -> r.topic().equals(Namespace.DEFAULT.scanEvents()))
+                .map(r -> (ScanEvent) deserializer.deserialize(Namespace.DEFAULT.scanEvents(), r.value())).findFirst().orElseThrow();
         assertThat(event.getFailed().getEntityBatches()).isEqualTo(1);
         assertThat(event.getRowsWritten()).isZero();
         assertThat(event.getFirstError()).contains("unknown sink type 'nosuch'");

@@ -17,19 +17,9 @@ import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * The pipeline's topics. Every worker and the tool create them if missing, with the same settings. Their names
- * depend on the deployment's {@link Namespace}; the constants here are those of the default namespace, for
- * tests and tools that use it, never for code that serves any namespace.
+ * depend on the deployment's {@link Namespace}.
  */
 public final class Topics {
-    public static final String PREFIX_QUERIES = Namespace.DEFAULT.prefixQueries();
-    public static final String PARTITION_QUERIES = Namespace.DEFAULT.partitionQueries();
-    public static final String ENTITY_BATCHES = Namespace.DEFAULT.entityBatches();
-    public static final String SCAN_EVENTS = Namespace.DEFAULT.scanEvents();
-    public static final String DEAD_LETTERS = Namespace.DEFAULT.deadLetters();
-    public static final String SCANS = Namespace.DEFAULT.scans();
-    public static final String SCAN_CONTROL = Namespace.DEFAULT.scanControl();
-    public static final List<String> ALL = Namespace.DEFAULT.topics();
-
     /**
      * Partitions of each topic tablescan creates, unless {@link WorkerSettings#TOPIC_PARTITIONS} says otherwise.
      * They cap the useful instances of each worker.

@@ -1,5 +1,6 @@
 package io.tablescan.items;
 
+import io.tablescan.runtime.Namespace;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -152,7 +153,7 @@ class EntityBatcherTest {
         AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
 
         for (EntityBatch batch : EntityBatcher.batches(SPEC, rows)) {
-            int bytes = serializer.serialize(Topics.ENTITY_BATCHES, batch).length;
+            int bytes = serializer.serialize(Namespace.DEFAULT.entityBatches(), batch).length;
             assertThat(bytes).isLessThan(Topics.MAX_MESSAGE_BYTES / 2);
         }
     }
@@ -173,7 +174,7 @@ class EntityBatcherTest {
         AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
         assertThat(batches).allSatisfy(b -> {
             assertThat(minimumRequestBytes(b)).isLessThan(4L * 1024 * 1024);
-            assertThat(serializer.serialize(Topics.ENTITY_BATCHES, b).length).isLessThan(Topics.MAX_MESSAGE_BYTES);
+            assertThat(serializer.serialize(Namespace.DEFAULT.entityBatches(), b).length).isLessThan(Topics.MAX_MESSAGE_BYTES);
         });
     }
 

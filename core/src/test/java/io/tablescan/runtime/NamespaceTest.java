@@ -27,10 +27,10 @@ class NamespaceTest {
     void everyTopicAndGroupOfAnotherNamespaceIsItsOwn() {
         Namespace ns = WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092", Namespace.VARIABLE, "team-b"))
                 .kafka().namespace();
-        assertThat(ns.topics()).allMatch(t -> t.startsWith("team-b.")).doesNotContainAnyElementsOf(Topics.ALL);
+        assertThat(ns.topics()).allMatch(t -> t.startsWith("team-b.")).doesNotContainAnyElementsOf(Namespace.DEFAULT.topics());
         assertThat(ns.topic(ItemKind.PREFIX_QUERY)).isEqualTo("team-b.prefix-queries");
         assertThat(ns.kindOf("team-b.partition-queries")).isEqualTo(ItemKind.PARTITION_QUERY);
-        assertThat(ns.kindOf(Topics.PARTITION_QUERIES)).as("another namespace's topic").isNull();
+        assertThat(ns.kindOf(Namespace.DEFAULT.partitionQueries())).as("another namespace's topic").isNull();
         assertThat(ns.compacted()).containsExactly("team-b.scans", "team-b.scan-control");
         assertThat(WorkerRuntime.groupId(ns, "discovery")).isEqualTo("team-b-discovery");
         assertThat(ns.ledger()).isEqualTo("team-b-ledger");

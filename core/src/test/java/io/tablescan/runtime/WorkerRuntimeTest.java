@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 
 /** The worker loop against Kafka's MockConsumer and MockProducer: what is committed, parked and replayed. */
 class WorkerRuntimeTest {
-    static final TopicPartition INPUT = new TopicPartition(Topics.PREFIX_QUERIES, 0);
+    static final TopicPartition INPUT = new TopicPartition(Namespace.DEFAULT.prefixQueries(), 0);
     final AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
     final AvroSingleObjectDeserializer deserializer = new AvroSingleObjectDeserializer();
     /** The group's committed offsets, as the runtime reads them when partitions are assigned. */
@@ -98,7 +98,7 @@ class WorkerRuntimeTest {
     }
 
     byte[] root() {
-        return serializer.serialize(Topics.PREFIX_QUERIES, WorkItems.root(spec()));
+        return serializer.serialize(Namespace.DEFAULT.prefixQueries(), WorkItems.root(spec()));
     }
 
     List<ProducerRecord<byte[], byte[]>> sentTo(String topic) {
@@ -106,9 +106,9 @@ class WorkerRuntimeTest {
     }
 
     ScanEvent onlyEvent() {
-        List<ProducerRecord<byte[], byte[]>> events = sentTo(Topics.SCAN_EVENTS);
+        List<ProducerRecord<byte[], byte[]>> events = sentTo(Namespace.DEFAULT.scanEvents());
         assertThat(events).hasSize(1);
-        return (ScanEvent) deserializer.deserialize(Topics.SCAN_EVENTS, events.get(0).value());
+        return (ScanEvent) deserializer.deserialize(Namespace.DEFAULT.scanEvents(), events.get(0).value());
     }
 
     @Test
@@ -118,8 +118,8 @@ class WorkerRuntimeTest {
         runWith(runtime(handler(item -> new ItemHandler.Result(List.of(child, batch), 7, 0, 2))), root());
 
         assertThat(producer.transactionCommitted()).isTrue();
-        assertThat(sentTo(Topics.PARTITION_QUERIES)).hasSize(1);
-        assertThat(sentTo(Topics.ENTITY_BATCHES)).singleElement()
+        assertThat(sentTo(Namespace.DEFAULT.partitionQueries())).hasSize(1);
+        assertThat(sentTo(Namespace.DEFAULT.entityBatches())).singleElement()
                 .satisfies(r -> assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("p"));
         ScanEvent event = onlyEvent();
         assertThat(event.getDone().getPrefixQueries()).isEqualTo(1);
@@ -165,7 +165,7 @@ class WorkerRuntimeTest {
         }), "scan-t"::equals), root(), root());
 
         assertThat(handled.get()).isZero();
-        assertThat(sentTo(Topics.PARTITION_QUERIES)).isEmpty();
+        assertThat(sentTo(Namespace.DEFAULT.partitionQueries())).isEmpty();
         ScanEvent event = onlyEvent();
         assertThat(event.getSkipped().getPrefixQueries()).isEqualTo(2);
         assertThat(event.getDone().getPrefixQueries()).isZero();
@@ -177,9 +177,9 @@ class WorkerRuntimeTest {
         runWith(runtime(handler(item -> new ItemHandler.Result(List.of(), 0, 0, 0))),
                 "garbage".getBytes(), root());
 
-        ProducerRecord<byte[], byte[]> letter = sentTo(Topics.DEAD_LETTERS).getFirst();
+        ProducerRecord<byte[], byte[]> letter = sentTo(Namespace.DEFAULT.deadLetters()).getFirst();
         assertThat(letter.value()).isEqualTo("garbage".getBytes());
-        assertThat(DeadLetters.header(letter.headers(), DeadLetters.ORIGINAL_TOPIC)).isEqualTo(Topics.PREFIX_QUERIES);
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.ORIGINAL_TOPIC)).isEqualTo(Namespace.DEFAULT.prefixQueries());
         assertThat(DeadLetters.header(letter.headers(), DeadLetters.ORIGINAL_OFFSET)).isEqualTo("0");
         assertThat(DeadLetters.header(letter.headers(), DeadLetters.ERROR_MESSAGE)).contains("bad header");
         assertThat(DeadLetters.header(letter.headers(), DeadLetters.ATTEMPTS)).isEqualTo("1");
@@ -192,7 +192,7 @@ class WorkerRuntimeTest {
             throw new TableStoreException("HTTP 403 AuthorizationFailure on table Source", 403, false, null);
         })), root());
 
-        ProducerRecord<byte[], byte[]> letter = sentTo(Topics.DEAD_LETTERS).getFirst();
+        ProducerRecord<byte[], byte[]> letter = sentTo(Namespace.DEFAULT.deadLetters()).getFirst();
         assertThat(DeadLetters.header(letter.headers(), DeadLetters.SCAN_ID)).isEqualTo("scan-t");
         assertThat(DeadLetters.header(letter.headers(), DeadLetters.ERROR_CLASS)).endsWith("TableStoreException");
         ScanEvent event = onlyEvent();
@@ -207,7 +207,7 @@ class WorkerRuntimeTest {
             throw new LinkageError("Package versions: jackson-core=2.21.2, jackson-dataformat-xml=unknown");
         })), root());
 
-        assertThat(DeadLetters.header(sentTo(Topics.DEAD_LETTERS).getFirst().headers(), DeadLetters.ERROR_CLASS))
+        assertThat(DeadLetters.header(sentTo(Namespace.DEFAULT.deadLetters()).getFirst().headers(), DeadLetters.ERROR_CLASS))
                 .isEqualTo("java.lang.LinkageError");
         assertThat(onlyEvent().getFailed().getPrefixQueries()).isEqualTo(1);
         assertThat(producer.transactionCommitted()).isTrue();
@@ -247,7 +247,7 @@ class WorkerRuntimeTest {
         })), root());
 
         assertThat(calls.get()).isEqualTo(3);
-        ProducerRecord<byte[], byte[]> letter = sentTo(Topics.DEAD_LETTERS).getFirst();
+        ProducerRecord<byte[], byte[]> letter = sentTo(Namespace.DEFAULT.deadLetters()).getFirst();
         assertThat(DeadLetters.header(letter.headers(), DeadLetters.ATTEMPTS)).isEqualTo("3");
         assertThat(onlyEvent().getFailed().getPrefixQueries()).isEqualTo(1);
     }
@@ -322,8 +322,8 @@ class WorkerRuntimeTest {
         assertThat(PartitionProgress.decode(first.offset(), first.metadata())).containsExactly(1L, 2L);
         assertThat(producer.consumerGroupOffsetsHistory().getLast().values().iterator().next().get(INPUT).offset())
                 .isEqualTo(3);
-        long done = producer.history().stream().filter(r -> r.topic().equals(Topics.SCAN_EVENTS))
-                .map(r -> (ScanEvent) deserializer.deserialize(Topics.SCAN_EVENTS, r.value()))
+        long done = producer.history().stream().filter(r -> r.topic().equals(Namespace.DEFAULT.scanEvents()))
+                .map(r -> (ScanEvent) deserializer.deserialize(Namespace.DEFAULT.scanEvents(), r.value()))
                 .mapToLong(e -> e.getDone().getPrefixQueries()).sum();
         assertThat(done).isEqualTo(3);
     }
@@ -375,7 +375,7 @@ class WorkerRuntimeTest {
     byte[] item(int depth) {
         PrefixQuery item = WorkItems.root(spec());
         item.setDepth(depth);
-        return serializer.serialize(Topics.PREFIX_QUERIES, item);
+        return serializer.serialize(Namespace.DEFAULT.prefixQueries(), item);
     }
 
     static void await(CountDownLatch latch) {

@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.runtime.Namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -105,7 +106,7 @@ class ContainerEntrypointIT {
             }
             assertThat(Files.readAllLines(children.log("copy").toPath())).as("JSON log lines")
                     .anyMatch(line -> line.startsWith("{") && line.contains("\"level\":\"INFO\"")
-                            && line.contains("copy worker consuming " + io.tablescan.runtime.Topics.ENTITY_BATCHES));
+                            && line.contains("copy worker consuming " + io.tablescan.runtime.Namespace.DEFAULT.entityBatches()));
             System.out.printf("entrypoint: %d rows, %.0f retries, %.0f throttles in metrics, %d scrapes while running%n",
                     ROWS, retries, throttles, writtenWhileRunning.size());
         }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.runtime.Topics;
+import io.tablescan.runtime.Namespace;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
@@ -88,7 +88,7 @@ class CrashIT {
 
     private static boolean topicsExist(Admin admin) {
         try {
-            return admin.listTopics().names().get().containsAll(Topics.ALL);
+            return admin.listTopics().names().get().containsAll(Namespace.DEFAULT.topics());
         } catch (Exception e) {
             return false;
         }

@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.runtime.Namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableServiceClientBuilder;
@@ -93,7 +94,7 @@ class CredentialsIT {
             for (String topic : admin.listTopics().names().get()) {
                 partitions.addAll(Topics.partitions(consumer, topic));
             }
-            assertThat(partitions.stream().map(TopicPartition::topic)).contains(Topics.ENTITY_BATCHES, Topics.SCAN_EVENTS);
+            assertThat(partitions.stream().map(TopicPartition::topic)).contains(Namespace.DEFAULT.entityBatches(), Namespace.DEFAULT.scanEvents());
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Topics.readToEnd(consumer, consumer.endOffsets(partitions), record -> {

@@ -1,12 +1,12 @@
 package io.tablescan.cli;
 
+import io.tablescan.runtime.Namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Entity;
@@ -55,7 +55,7 @@ class PoisonInputIT {
 
         try (LocalPipeline pipeline = LocalPipeline.start(WorkerSettings.local(bootstrap, accounts));
                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(rawProducer(bootstrap))) {
-            for (String topic : List.of(Topics.PREFIX_QUERIES, Topics.PARTITION_QUERIES, Topics.ENTITY_BATCHES)) {
+            for (String topic : List.of(Namespace.DEFAULT.prefixQueries(), Namespace.DEFAULT.partitionQueries(), Namespace.DEFAULT.entityBatches())) {
                 byte[] noise = new byte[64];
                 random.nextBytes(noise);
                 producer.send(new ProducerRecord<>(topic, noise));
@@ -68,21 +68,21 @@ class PoisonInputIT {
                 expectedReasons.add(topic + ": unknown schema fingerprint");
             }
             send(producer, avro, new PrefixQuery("p0", poisonSpec("azurite", "poisoncopy", 0), null, null, null, 0));
-            expectedReasons.add(Topics.PREFIX_QUERIES + ": page size must be 1 to 1000");
+            expectedReasons.add(Namespace.DEFAULT.prefixQueries() + ": page size must be 1 to 1000");
             send(producer, avro, new PrefixQuery("p1", poisonSpec("azurite", "poisoncopy", 10),
                     new KeyBound("b", true), null, "a", 0));
-            expectedReasons.add(Topics.PREFIX_QUERIES + ": is not below upper bound");
+            expectedReasons.add(Namespace.DEFAULT.prefixQueries() + ": is not below upper bound");
             send(producer, avro, new PartitionQuery("p2", poisonSpec("nosuch", "poisoncopy", 10), "pk", null, 0));
-            expectedReasons.add(Topics.PARTITION_QUERIES + ": unknown account alias 'nosuch'");
+            expectedReasons.add(Namespace.DEFAULT.partitionQueries() + ": unknown account alias 'nosuch'");
             Entity entity = new Entity("r", List.of(new Property("v", EdmType.INT32, 1)));
             send(producer, avro, new EntityBatch("p3", poisonSpec("azurite", "x", 10), "pk", List.of(entity)));
-            expectedReasons.add(Topics.ENTITY_BATCHES + ": destination table name 'x' is not valid");
+            expectedReasons.add(Namespace.DEFAULT.entityBatches() + ": destination table name 'x' is not valid");
             send(producer, avro, new EntityBatch("p4", poisonSpec("nosuch", "poisoncopy", 10), "pk", List.of(entity)));
-            expectedReasons.add(Topics.ENTITY_BATCHES + ": unknown account alias 'nosuch'");
+            expectedReasons.add(Namespace.DEFAULT.entityBatches() + ": unknown account alias 'nosuch'");
             // A bad entity (a string over 32K characters): the service answers 400, which no retry can fix.
             Entity tooLarge = new Entity("r", List.of(new Property("v", EdmType.STRING, "x".repeat(40_000))));
             send(producer, avro, new EntityBatch("p5", poisonSpec("azurite", "poisoncopy", 10), "pk", List.of(tooLarge)));
-            expectedReasons.add(Topics.ENTITY_BATCHES + ": HTTP 400 PropertyValueTooLarge");
+            expectedReasons.add(Namespace.DEFAULT.entityBatches() + ": HTTP 400 PropertyValueTooLarge");
             producer.flush();
 
             var spec = ScanSpecs.copy(new TableRef("azurite", "poisonsource"), new TableRef("azurite", "poisoncopy2"),
@@ -123,7 +123,7 @@ class PoisonInputIT {
         props.put("value.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer");
         Set<String> found = new HashSet<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.DEAD_LETTERS).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(Namespace.DEFAULT.deadLetters()).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

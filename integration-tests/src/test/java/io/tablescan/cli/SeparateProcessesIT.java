@@ -62,7 +62,7 @@ class SeparateProcessesIT {
 
     private static boolean topicsExist(org.apache.kafka.clients.admin.Admin admin) {
         try {
-            return admin.listTopics().names().get().containsAll(io.tablescan.runtime.Topics.ALL);
+            return admin.listTopics().names().get().containsAll(io.tablescan.runtime.Namespace.DEFAULT.topics());
         } catch (Exception e) {
             return false;
         }

@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tablescan.metrics.Health;
 import io.tablescan.status.ScanFold;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanStatus;
 import java.io.IOException;

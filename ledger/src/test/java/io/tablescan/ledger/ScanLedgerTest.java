@@ -1,11 +1,11 @@
 package io.tablescan.ledger;
 
+import io.tablescan.runtime.Namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.ScanEventBuilder;
-import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
@@ -36,9 +36,9 @@ class ScanLedgerTest {
         stateDir = Files.createTempDirectory("ledger-test");
         var props = ScanLedger.properties(KAFKA, stateDir);
         driver = new TopologyTestDriver(ScanLedger.topology(KAFKA), props);
-        events = driver.createInputTopic(Topics.SCAN_EVENTS, Serdes.String().serializer(),
+        events = driver.createInputTopic(Namespace.DEFAULT.scanEvents(), Serdes.String().serializer(),
                 RecordSerde.of(ScanEvent.class, KAFKA).serializer());
-        statuses = driver.createOutputTopic(Topics.SCANS, Serdes.String().deserializer(),
+        statuses = driver.createOutputTopic(Namespace.DEFAULT.scans(), Serdes.String().deserializer(),
                 RecordSerde.of(ScanStatus.class, KAFKA).deserializer());
     }
 
