@@ -16,6 +16,7 @@ import java.util.function.Supplier;
  * each retry counted for the item being written. Other exceptions pass unchanged: they are permanent.
  */
 public final class GuardedSink implements AutoCloseable {
+    /** A sink's retried writes (the table sink's included: its store does not retry); table reads retry below. */
     private static final Counter RETRIES = Counter.builder("tablescan.sink.retries")
             .description("Sink writes retried after a transient failure").register(Metrics.globalRegistry);
 

@@ -12,8 +12,6 @@ public final class RetryingTableStore extends InterceptingTableStore {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RetryingTableStore.class);
     private static final Counter RETRY_METER = Counter.builder("tablescan.table.retries")
             .description("Table requests retried after a transient failure").register(Metrics.globalRegistry);
-    private static final Counter THROTTLES = Counter.builder("tablescan.table.throttles")
-            .description("Throttling responses (429, 503) from the table service").register(Metrics.globalRegistry);
 
     private final RetryPolicy policy;
     private final RetryCounter counter;
@@ -37,8 +35,7 @@ public final class RetryingTableStore extends InterceptingTableStore {
                 return request.get();
             } catch (TableStoreException e) {
                 if (e.status() == 429 || e.status() == 503) {
-                    counter.throttled();
-                    THROTTLES.increment();
+                    counter.throttled(); // the meter is MeteredTableStore's, which sees every response
                 }
                 if (!e.isTransient() || attempt >= policy.maxAttempts()) {
                     throw new FailedRequestException(e, attempt);

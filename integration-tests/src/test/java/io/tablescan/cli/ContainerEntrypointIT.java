@@ -90,7 +90,7 @@ class ContainerEntrypointIT {
             assertThat(copy.sum("tablescan_table_requests_seconds_count", "operation=\"upsert\"", "outcome=\"ok\""))
                     .isGreaterThan(0);
             assertThat(copy.has("tablescan_table_requests_seconds_bucket")).as("latency histogram").isTrue();
-            double retries = copy.sum("tablescan_table_retries_total") + partition.sum("tablescan_table_retries_total")
+            double retries = copy.sum("tablescan_sink_retries_total") + partition.sum("tablescan_table_retries_total")
                     + discovery.sum("tablescan_table_retries_total");
             double throttles = copy.sum("tablescan_table_throttles_total")
                     + partition.sum("tablescan_table_throttles_total") + discovery.sum("tablescan_table_throttles_total");
