@@ -2,6 +2,7 @@ package io.tablescan.azure;
 
 import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablescan.spi.Bound;
 import io.tablescan.spi.KeyRange;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -194,20 +194,32 @@ class ODataFilterTest {
         assertThat(comparisons(ODataFilter.of(widest.get(0), eleven))).isEqualTo(15);
     }
 
-    @Disabled("bug (latent, ODataFilter.of): a row filter that is not one self-contained expression, e.g. "
-            + "\"Size eq 1) or (Size eq 2\", closes the parentheses put around it and ORs past the key bounds, so "
-            + "every item of the scan reads rows of other items' ranges (Azure applies only the filter). Nothing "
-            + "in main code sets ScanSpec.rowFilter yet; it should be refused (or balanced-checked) before use")
     @Test
     void aRowFilterCannotEscapeItsParentheses() {
         KeyRange range = new KeyRange(Bound.from("a"), "b");
-        String filter;
-        try {
-            filter = ODataFilter.of(range, "Size eq 1) or (Size eq 2");
-        } catch (IllegalArgumentException refused) {
-            return; // refusing it is fine too
-        }
-        assertThat(ODataPredicate.parse(filter).test(row("z", "r", new RowProperty("Size", EdmType.INT32, 2))))
-                .as("a row outside [a, b) matched " + filter).isFalse();
+        assertThatThrownBy(() -> ODataFilter.of(range, "Size eq 1) or (Size eq 2"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("the row filter closes a parenthesis it did not open");
+        assertThat(ODataFilter.problem("(Size eq 1")).isEqualTo("the row filter leaves a parenthesis open");
+        assertThat(ODataFilter.problem("Name eq 'it''s")).isEqualTo("the row filter has a string literal without its closing quote");
+    }
+
+    @Test
+    void parenthesesAndOperatorsInsideStringsAreText() {
+        String filter = "Name eq ')' or (Name eq 'a) or (b' and Note eq 'it''s (eq gt lt)')";
+        assertThat(ODataFilter.problem(filter)).isNull();
+        KeyRange range = new KeyRange(Bound.from("a"), "b");
+        assertThat(ODataPredicate.parse(ODataFilter.of(range, filter))
+                .test(row("z", "r", new RowProperty("Name", EdmType.STRING, ")")))).as("outside [a, b)").isFalse();
+        assertThat(ODataPredicate.parse(ODataFilter.of(range, filter))
+                .test(row("a", "r", new RowProperty("Name", EdmType.STRING, ")")))).isTrue();
+    }
+
+    @Test
+    void aRowFilterLeavesRoomForTheKeyBounds() {
+        String eleven = String.join(" or ", java.util.Collections.nCopies(11, "Size eq 1"));
+        String twelve = eleven + " or Size ge 7";
+        assertThat(ODataFilter.problem(eleven)).isNull();
+        assertThat(ODataFilter.problem(twelve)).isEqualTo(
+                "the row filter has 12 comparisons; the service allows 15 in a query and the key bounds take up to 4");
     }
 }
