@@ -45,7 +45,8 @@ public final class KafkaSettings {
                 props.put(name.substring(6).toLowerCase(Locale.ROOT).replace('_', '.'), value);
             }
         });
-        if (!props.containsKey("bootstrap.servers")) {
+        // Blank is unset: a compose file's "KAFKA_BOOTSTRAP_SERVERS=" would otherwise fail later, less clearly.
+        if (props.getProperty("bootstrap.servers", "").isBlank()) {
             throw new IllegalArgumentException("KAFKA_BOOTSTRAP_SERVERS is not set");
         }
         return new KafkaSettings(props, Namespace.fromEnvironment(env));

@@ -48,6 +48,8 @@ class KafkaSettingsTest {
     void bootstrapServersAreRequired() {
         assertThatThrownBy(() -> KafkaSettings.fromEnvironment(Map.of("KAFKA_SECURITY_PROTOCOL", "SSL")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("KAFKA_BOOTSTRAP_SERVERS is not set");
+        assertThatThrownBy(() -> KafkaSettings.fromEnvironment(Map.of("KAFKA_BOOTSTRAP_SERVERS", " ")))
+                .as("blank").isInstanceOf(IllegalArgumentException.class).hasMessage("KAFKA_BOOTSTRAP_SERVERS is not set");
     }
 
     @Test
