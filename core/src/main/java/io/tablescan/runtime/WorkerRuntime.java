@@ -29,11 +29,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.OutOfOrderSequenceException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -63,7 +59,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final Namespace namespace;
     private final String inputTopic;
     private final Consumer<byte[], byte[]> consumer;
-    private final Supplier<Producer<byte[], byte[]>> producers;
+    private final TransactionalOutput output;
     private final ItemHandler<T> handler;
     private final ItemProcessor<T> processor;
     private final AutoCloseable cancelFollower;
@@ -85,7 +81,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final AssignedPartitions partitions;
     private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
     private final PendingCommit pending = new PendingCommit();
-    private Producer<byte[], byte[]> producer;
 
     public WorkerRuntime(String worker, Namespace namespace, ItemKind input, ItemHandler<T> handler,
             Consumer<byte[], byte[]> consumer,
@@ -99,7 +94,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.inputTopic = namespace.topic(input);
         this.consumer = consumer;
         this.partitions = new AssignedPartitions(consumer);
-        this.producers = producers;
+        this.output = new TransactionalOutput(worker, producers);
         this.serializer = serializer;
         this.handler = handler;
         this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, deserializer, maxInFlight, cancelled);
@@ -134,8 +129,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             return; // closed before it ran, or already running
         }
         try {
-            producer = producers.get();
-            producer.initTransactions();
+            output.open();
             consumer.subscribe(List.of(inputTopic), new Rebalances());
             subscribed = true;
             LOG.info("{} worker consuming {}", worker, inputTopic);
@@ -252,30 +246,19 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         if (!pending.any() && offsets.isEmpty()) {
             return;
         }
-        try {
-            producer.beginTransaction();
-            pending.outcomes().forEach(outcome -> outcome.records().forEach(producer::send));
-            pending.events().forEach(event -> producer.send(new ProducerRecord<>(namespace.scanEvents(),
+        boolean committed = output.commit(send -> {
+            pending.outcomes().forEach(outcome -> outcome.records().forEach(send));
+            pending.events().forEach(event -> send.accept(new ProducerRecord<>(namespace.scanEvents(),
                     event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(namespace.scanEvents(), event))));
-            producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-            producer.commitTransaction();
-            partitions.committed(offsets);
-            processed.addAndGet(pending.outcomes().size());
-            meters.committed(pending.outcomes());
-            pending.clear();
-        } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {
-            LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying", worker, e.toString());
-            replaceProducer();
+        }, offsets, consumer::groupMetadata);
+        if (!committed) {
             rewind();
-        } catch (KafkaException e) {
-            LOG.warn("{} worker: transaction failed ({}), replaying", worker, e.toString());
-            try {
-                producer.abortTransaction();
-            } catch (KafkaException abortFailure) {
-                replaceProducer();
-            }
-            rewind();
+            return;
         }
+        partitions.committed(offsets);
+        processed.addAndGet(pending.outcomes().size());
+        meters.committed(pending.outcomes());
+        pending.clear();
     }
 
     /** After an abort: uncommitted work is forgotten and fetched again. */
@@ -283,12 +266,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         meters.aborted();
         pending.clear();
         partitions.rewind();
-    }
-
-    private void replaceProducer() {
-        producer.close(Duration.ZERO);
-        producer = producers.get();
-        producer.initTransactions();
     }
 
     /** Waits until a record finishes or the timeout passes, leaving the finished record to be collected. */
@@ -319,7 +296,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final class Rebalances implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (producer != null && !partitions.isEmpty()) {
+            if (output.isOpen() && !partitions.isEmpty()) {
                 collectCompleted();
                 commit();
             }
@@ -348,9 +325,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         } catch (RuntimeException e) {
             LOG.debug("closing consumer", e);
         }
-        if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
-        }
+        output.close();
         executor.shutdownNow();
         try {
             handler.close(); // its sinks, say: after the work in hand, which is committed or abandoned by now
