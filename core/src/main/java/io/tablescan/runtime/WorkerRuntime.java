@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -31,7 +30,6 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,24 +80,26 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
     private final PendingCommit pending = new PendingCommit();
 
-    public WorkerRuntime(String worker, Namespace namespace, ItemKind input, ItemHandler<T> handler,
-            Consumer<byte[], byte[]> consumer,
-            Supplier<Producer<byte[], byte[]>> producers, Serializer<SpecificRecord> serializer,
-            Deserializer<SpecificRecord> deserializer, int maxInFlight, ItemThreads itemThreads,
-            Predicate<String> cancelled, AutoCloseable cancelFollower) {
-        this.worker = worker;
-        this.executor = Executors.newThreadPerTaskExecutor(itemThreads.factory(worker));
-        this.cancelFollower = cancelFollower;
-        this.namespace = namespace;
-        this.inputTopic = namespace.topic(input);
+    /**
+     * A runtime handling the items of {@code options.input()} with {@code handler}, consuming with {@code consumer}
+     * and producing with the transactional producers of {@code producers} (one at a time, a new one if fenced).
+     */
+    public WorkerRuntime(RuntimeOptions options, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
+            Supplier<Producer<byte[], byte[]>> producers) {
+        this.worker = options.worker();
+        this.executor = Executors.newThreadPerTaskExecutor(options.itemThreads().factory(worker));
+        this.cancelFollower = options.cancelFollower();
+        this.namespace = options.namespace();
+        this.inputTopic = namespace.topic(options.input());
         this.consumer = consumer;
         this.partitions = new AssignedPartitions(consumer);
         this.output = new TransactionalOutput(worker, producers);
-        this.serializer = serializer;
+        this.serializer = options.serializer();
         this.handler = handler;
-        this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, deserializer, maxInFlight, cancelled);
-        this.maxInHand = 2 * maxInFlight; // enough to keep every slot busy while finished work commits
-        this.meters = new WorkerMeters(worker, input);
+        this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, options.deserializer(),
+                options.maxInFlight(), options.cancelled());
+        this.maxInHand = 2 * options.maxInFlight(); // enough to keep every slot busy while finished work commits
+        this.meters = new WorkerMeters(worker, options.input());
         this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
         consumerMetrics.bindTo(Metrics.globalRegistry);
     }
@@ -118,9 +118,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         // One transactional id per instance; zombies are fenced through the consumer group metadata (KIP-447).
         String transactionalId = kafka.namespace().group(worker + "-" + UUID.randomUUID());
         CancelledScans cancelled = CancelledScans.follow(kafka);
-        return new WorkerRuntime<>(worker, kafka.namespace(), input, handler, consumer,
-                () -> new KafkaProducer<>(kafka.producer(transactionalId)), kafka.valueSerializer(),
-                kafka.valueDeserializer(), maxInFlight, itemThreads, cancelled::contains, cancelled);
+        RuntimeOptions options = RuntimeOptions.of(worker, kafka.namespace(), input).withMaxInFlight(maxInFlight)
+                .withItemThreads(itemThreads).withSerdes(kafka.valueSerializer(), kafka.valueDeserializer())
+                .withCancelled(cancelled::contains, cancelled);
+        return new WorkerRuntime<>(options, handler, consumer, () -> new KafkaProducer<>(kafka.producer(transactionalId)));
     }
 
     @Override
