@@ -65,7 +65,7 @@ final class StartCommand implements Callable<Integer> {
         if (local.configured(destAccount)) {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), destTable, System.err);
         }
-        try (Admin admin = Admin.create(settings.admin())) {
+        try (Admin admin = settings.newAdmin()) {
             Topics.ensure(admin, settings.namespace(), topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
         }
         var spec = ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable))

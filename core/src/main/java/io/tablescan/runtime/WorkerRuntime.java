@@ -23,9 +23,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -113,15 +111,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     public static <T extends SpecificRecord> WorkerRuntime<T> create(WorkerSettings settings, String worker,
             ItemKind input, ItemHandler<T> handler, int maxPollRecords, int maxInFlight, ItemThreads itemThreads) {
         KafkaSettings kafka = settings.kafka();
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(kafka.consumer(groupId(kafka.namespace(), worker), maxPollRecords));
+        Consumer<byte[], byte[]> consumer = kafka.newConsumer(groupId(kafka.namespace(), worker), maxPollRecords);
         // One transactional id per instance; zombies are fenced through the consumer group metadata (KIP-447).
         String transactionalId = kafka.namespace().group(worker + "-" + UUID.randomUUID());
         CancelledScans cancelled = CancelledScans.follow(kafka);
         RuntimeOptions options = RuntimeOptions.of(worker, kafka.namespace(), input).withMaxInFlight(maxInFlight)
                 .withItemThreads(itemThreads).withSerdes(kafka.valueSerializer(), kafka.valueDeserializer())
                 .withCancelled(cancelled::contains, cancelled);
-        return new WorkerRuntime<>(options, handler, consumer, () -> new KafkaProducer<>(kafka.producer(transactionalId)));
+        return new WorkerRuntime<>(options, handler, consumer, () -> kafka.newProducer(transactionalId));
     }
 
     @Override
