@@ -3,19 +3,14 @@ package io.tablescan.runtime;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.tablescan.metrics.Health;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
@@ -25,7 +20,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Serializer;
@@ -48,9 +42,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     /** On stop, how long the work in hand may take to finish before it is left to be replayed. */
     private static final Duration FINISH_WITHIN = Duration.ofSeconds(30);
 
-    /** A record that finished processing (outcome null: abandoned), for the loop thread to commit. */
-    private record Completion(TopicPartition tp, PartitionProgress partition, long offset, ItemProcessor.Outcome outcome) {}
-
     private final String worker;
     private final Namespace namespace;
     private final String inputTopic;
@@ -60,13 +51,9 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final ItemProcessor<T> processor;
     private final AutoCloseable cancelFollower;
     private final Serializer<SpecificRecord> serializer;
-    private final ExecutorService executor;
+    private final InFlightItems inFlight;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong processed = new AtomicLong();
-    /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
-    private final AtomicInteger unfinished = new AtomicInteger();
-    /** Set while the loop waits in poll: only then is a wakeup worth its exception. */
-    private volatile boolean waiting;
     private final WorkerMeters meters;
     private final KafkaClientMetrics consumerMetrics;
     private volatile boolean running = true;
@@ -75,7 +62,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private volatile long lastProgressNanos = System.nanoTime();
     private final int maxInHand;
     private final AssignedPartitions partitions;
-    private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
     private final PendingCommit pending = new PendingCommit();
 
     /**
@@ -85,11 +71,11 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     public WorkerRuntime(RuntimeOptions options, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
             Supplier<Producer<byte[], byte[]>> producers) {
         this.worker = options.worker();
-        this.executor = Executors.newThreadPerTaskExecutor(options.itemThreads().factory(worker));
         this.cancelFollower = options.cancelFollower();
         this.namespace = options.namespace();
         this.inputTopic = namespace.topic(options.input());
         this.consumer = consumer;
+        this.inFlight = new InFlightItems(options.itemThreads().factory(worker), consumer::wakeup);
         this.partitions = new AssignedPartitions(consumer);
         this.output = new TransactionalOutput(worker, producers);
         this.serializer = options.serializer();
@@ -176,12 +162,9 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     /** The next records; empty when the last record in flight finished (commit now); null when asked to stop. */
     private ConsumerRecords<byte[], byte[]> poll() {
         try {
-            waiting = unfinished.get() > 0;
-            return consumer.poll(pollTimeout());
+            return inFlight.waitFor(() -> consumer.poll(pollTimeout()));
         } catch (WakeupException e) {
             return running ? ConsumerRecords.empty() : null;
-        } finally {
-            waiting = false;
         }
     }
 
@@ -209,23 +192,17 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 if (!partition.fetched(record.offset())) {
                     continue; // done and committed before a rewind or rebalance
                 }
-                unfinished.incrementAndGet();
-                executor.submit(() -> {
-                    // A record of a rewound or revoked partition is someone else's now: not processed here.
-                    ItemProcessor.Outcome outcome = partitions.current(tp, partition) ? processor.process(record) : null;
-                    completions.add(new Completion(tp, partition, record.offset(), outcome));
-                    if (unfinished.decrementAndGet() == 0 && waiting) {
-                        consumer.wakeup();
-                    }
-                });
+                // A record of a rewound or revoked partition is someone else's now: not processed here.
+                inFlight.submit(tp, partition, record.offset(),
+                        () -> partitions.current(tp, partition) ? processor.process(record) : null);
             }
         }
     }
 
     /** Takes in the finished records, for the next commit. */
     private void collectCompleted() {
-        Completion done;
-        while ((done = completions.poll()) != null) {
+        InFlightItems.Completion done;
+        while ((done = inFlight.next()) != null) {
             if (!partitions.current(done.tp(), done.partition()) || done.outcome() == null) {
                 continue; // abandoned by a rewind or a rebalance
             }
@@ -244,12 +221,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         if (!pending.any() && offsets.isEmpty()) {
             return;
         }
-        boolean committed = output.commit(send -> {
-            pending.outcomes().forEach(outcome -> outcome.records().forEach(send));
-            pending.events().forEach(event -> send.accept(new ProducerRecord<>(namespace.scanEvents(),
-                    event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(namespace.scanEvents(), event))));
-        }, offsets, consumer::groupMetadata);
-        if (!committed) {
+        if (!output.commit(pending.records(namespace.scanEvents(), serializer), offsets, consumer::groupMetadata)) {
             rewind();
             return;
         }
@@ -269,10 +241,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     /** Waits until a record finishes or the timeout passes, leaving the finished record to be collected. */
     private void awaitCompletion(Duration timeout) {
         try {
-            Completion done = completions.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (done != null) {
-                completions.addFirst(done);
-            }
+            inFlight.await(timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             running = false;
@@ -324,7 +293,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             LOG.debug("closing consumer", e);
         }
         output.close();
-        executor.shutdownNow();
+        inFlight.close();
         try {
             handler.close(); // its sinks, say: after the work in hand, which is committed or abandoned by now
         } catch (RuntimeException e) {
