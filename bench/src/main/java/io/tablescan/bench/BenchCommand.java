@@ -232,8 +232,8 @@ final class BenchCommand implements Callable<Integer> {
     /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
     static Measured copyThroughKafka(EmbeddedKafkaBroker broker, Accounts accounts, String strategy, String destination,
             int inFlight, int readInFlight) {
-        var spec = ScanSpecs.copy(new TableRef("source", "source"), new TableRef("destination", destination), 1000,
-                ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT)));
+        var spec = ScanSpecs.copy().from(new TableRef("source", "source")).to(new TableRef("destination", destination))
+                .pageSize(1000).strategy(ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT))).build();
         List<double[]> points = new ArrayList<>();
         try (HeapPeak heap = HeapPeak.start()) {
             long start = System.nanoTime();

@@ -138,7 +138,7 @@ final class Checks {
         var props = kafka.admin();
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "8000");
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = kafka.clients().admin(props)) {
             admin.describeCluster(new DescribeClusterOptions().timeoutMs(8000)).nodes().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new UserError(UserError.UNREACHABLE, "cannot reach Kafka at " + kafka.bootstrapServers());

@@ -72,8 +72,8 @@ final class CopyCommand implements Callable<Integer> {
             Checks.kafkaReachable(cluster);
         }
         Accounts accounts = new Accounts(name -> null).register("source", source).register("destination", dest);
-        var spec = ScanSpecs.copy(new TableRef("source", sourceTable), new TableRef("destination", destTable), scan.pageSize,
-                scan.strategy);
+        var spec = ScanSpecs.copy().from(new TableRef("source", sourceTable)).to(new TableRef("destination", destTable))
+                .pageSize(scan.pageSize).strategy(scan.strategy).build();
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {

@@ -46,8 +46,8 @@ final class DemoCommand implements Callable<Integer> {
             System.out.printf("  filled in %.1f s%n", (System.nanoTime() - fillStart) / 1e9);
 
             Accounts accounts = new Accounts(name -> null).register("local", store);
-            var spec = ScanSpecs.copy(new TableRef("local", "demosource"), new TableRef("local", "democopy"), pageSize,
-                    ScanStrategy.PREFIX);
+            var spec = ScanSpecs.copy().from(new TableRef("local", "demosource")).to(new TableRef("local", "democopy"))
+                    .pageSize(pageSize).strategy(ScanStrategy.PREFIX).build();
             CopyRun.Outcome outcome = CopyRun.run(KafkaSettings.of(broker.bootstrapServers()), accounts, spec, printer,
                     Duration.ofHours(2), interrupt);
             if (outcome.interrupted()) {

@@ -25,7 +25,7 @@ public final class LocalPipeline implements AutoCloseable, Health {
 
     /** {@code withLedger}: false when a ledger runs elsewhere (a separate process, or a test's own). */
     public static LocalPipeline start(WorkerSettings settings, boolean withLedger) {
-        try (Admin admin = Admin.create(settings.kafka().admin())) {
+        try (Admin admin = settings.kafka().newAdmin()) {
             settings.ensureTopics(admin);
         }
         LocalPipeline pipeline = new LocalPipeline();

@@ -42,7 +42,7 @@ final class PrivateNamespace implements AutoCloseable {
     @Override
     public void close() {
         Namespace namespace = kafka.namespace();
-        try (Admin admin = Admin.create(kafka.admin())) {
+        try (Admin admin = kafka.newAdmin()) {
             deleteGroups(admin, namespace);
             List<String> topics = admin.listTopics().names().get(CLEAN_UP_WITHIN.toSeconds(), TimeUnit.SECONDS).stream()
                     .filter(t -> t.startsWith(namespace.name() + ".") || t.startsWith(namespace.ledger() + "-")).toList();

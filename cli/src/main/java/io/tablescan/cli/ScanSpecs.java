@@ -21,15 +21,59 @@ public final class ScanSpecs {
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
     }
 
-    public static ScanSpec copy(TableRef source, TableRef destination, int pageSize, ScanStrategy strategy) {
-        return ScanSpec.newBuilder()
-                .setScanId(newScanId())
-                .setSource(source)
-                .setDestination(destination)
-                .setStrategy(strategy)
-                .setPageSize(pageSize)
-                .setPageBudget(DEFAULT_PAGE_BUDGET)
-                .setCreatedAtMillis(System.currentTimeMillis())
-                .build();
+    /**
+     * The spec of a new copy scan, each part named:
+     * {@code ScanSpecs.copy().from(source).to(destination).pageSize(500).strategy(ScanStrategy.PREFIX).build()}.
+     * Unless set, pages are {@value #DEFAULT_PAGE_SIZE} rows and the strategy is {@link ScanStrategy#PREFIX} (the
+     * command line's defaults).
+     */
+    public static Copy copy() {
+        return new Copy();
+    }
+
+    /** The parts of a copy scan's spec, for {@link #copy()}. */
+    public static final class Copy {
+        private TableRef source;
+        private TableRef destination;
+        private int pageSize = DEFAULT_PAGE_SIZE;
+        private ScanStrategy strategy = ScanStrategy.PREFIX;
+
+        private Copy() {}
+
+        /** The table scanned. */
+        public Copy from(TableRef source) {
+            this.source = source;
+            return this;
+        }
+
+        /** The table written to (none when the scan's sink is another). */
+        public Copy to(TableRef destination) {
+            this.destination = destination;
+            return this;
+        }
+
+        /** Rows per page read from the source. */
+        public Copy pageSize(int pageSize) {
+            this.pageSize = pageSize;
+            return this;
+        }
+
+        public Copy strategy(ScanStrategy strategy) {
+            this.strategy = strategy;
+            return this;
+        }
+
+        /** A new spec, with a new scan id. */
+        public ScanSpec build() {
+            return ScanSpec.newBuilder()
+                    .setScanId(newScanId())
+                    .setSource(source)
+                    .setDestination(destination)
+                    .setStrategy(strategy)
+                    .setPageSize(pageSize)
+                    .setPageBudget(DEFAULT_PAGE_BUDGET)
+                    .setCreatedAtMillis(System.currentTimeMillis())
+                    .build();
+        }
     }
 }

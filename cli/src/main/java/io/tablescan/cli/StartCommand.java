@@ -65,11 +65,11 @@ final class StartCommand implements Callable<Integer> {
         if (local.configured(destAccount)) {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), destTable, System.err);
         }
-        try (Admin admin = Admin.create(settings.admin())) {
+        try (Admin admin = settings.newAdmin()) {
             Topics.ensure(admin, settings.namespace(), topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
         }
-        var spec = ScanSpecs.copy(new TableRef(sourceAccount, sourceTable), new TableRef(destAccount, destTable),
-                scan.pageSize, scan.strategy);
+        var spec = ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable))
+                .to(new TableRef(destAccount, destTable)).pageSize(scan.pageSize).strategy(scan.strategy).build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
         if (!await) {

@@ -37,8 +37,8 @@ class ProgressPrinterTest {
     }
 
     static ScanSpec spec() {
-        ScanSpec spec = ScanSpecs.copy(new TableRef("source", "Packages"), new TableRef("destination", "PackagesCopy"),
-                1000, ScanStrategy.PREFIX);
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("source", "Packages"))
+                .to(new TableRef("destination", "PackagesCopy")).pageSize(1000).strategy(ScanStrategy.PREFIX).build();
         spec.setScanId("s1");
         spec.setCreatedAtMillis(T0);
         return spec;

@@ -9,6 +9,7 @@ import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.ItemThreads;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Namespace;
+import io.tablescan.runtime.RuntimeOptions;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.EntityBatch;
@@ -68,9 +69,11 @@ class SinkLookupTest {
         };
         MockProducer<byte[], byte[]> producer =
                 new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-        WorkerRuntime<EntityBatch> runtime = new WorkerRuntime<>(CopyWorker.NAME, Namespace.DEFAULT,
-                ItemKind.ENTITY_BATCH, new EntityBatchHandler(settings), consumer, () -> producer, serializer,
-                deserializer, 4, ItemThreads.VIRTUAL, scanId -> false, () -> { });
+        RuntimeOptions options = RuntimeOptions.of(CopyWorker.NAME, Namespace.DEFAULT, ItemKind.ENTITY_BATCH)
+                .withMaxInFlight(4).withItemThreads(ItemThreads.VIRTUAL).withSerdes(serializer, deserializer)
+                .withCancelled(scanId -> false, () -> { });
+        WorkerRuntime<EntityBatch> runtime =
+                new WorkerRuntime<>(options, new EntityBatchHandler(settings), consumer, () -> producer);
         byte[] value = serializer.serialize(Namespace.DEFAULT.entityBatches(),
                 EntityBatchHandlerTest.batch(NOSUCH, EntityBatchHandlerTest.rows("p", 3)));
         consumer.updateBeginningOffsets(Map.of(input, 0L));

@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -22,13 +22,13 @@ public final class CancelledScans implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CancelledScans.class);
 
     private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Consumer<byte[], byte[]> consumer;
     private final String topic;
     private final Deserializer<SpecificRecord> deserializer;
     private final Thread thread;
 
     private CancelledScans(KafkaSettings kafka) {
-        this.consumer = new KafkaConsumer<>(kafka.reader());
+        this.consumer = kafka.newReader();
         this.topic = kafka.namespace().scanControl();
         this.deserializer = kafka.valueDeserializer();
         this.thread = Thread.ofPlatform().name("cancelled-scans").daemon().unstarted(this::follow);

@@ -7,6 +7,9 @@ import java.util.Set;
 import io.tablescan.serde.AvroSingleObjectDeserializer;
 import io.tablescan.serde.AvroSingleObjectSerializer;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -15,7 +18,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * {@code <name>} with underscores as dots ({@code KAFKA_SECURITY_PROTOCOL=SASL_SSL} sets
  * {@code security.protocol}), so TLS, SASL and any other client setting pass through unchanged. The
  * {@link Namespace} ({@code TABLESCAN_NAMESPACE}) names this deployment's topics, groups and transactional ids
- * on the cluster, so every client of the deployment gets both from here.
+ * on the cluster, so every client of the deployment gets both from here. The clients themselves are made here too
+ * ({@link #newConsumer}, {@link #newReader}, {@link #newProducer}, {@link #newAdmin}), by {@link KafkaClients}: Kafka's
+ * own unless {@link #withClients} substitutes others.
  */
 public final class KafkaSettings {
     /** Conventional variables of Kafka's own scripts, not client settings. */
@@ -27,10 +32,12 @@ public final class KafkaSettings {
 
     private final Properties common;
     private final Namespace namespace;
+    private final KafkaClients clients;
 
-    private KafkaSettings(Properties common, Namespace namespace) {
+    private KafkaSettings(Properties common, Namespace namespace, KafkaClients clients) {
         this.common = common;
         this.namespace = namespace;
+        this.clients = clients;
     }
 
     /** True for an environment variable that becomes a Kafka client setting. */
@@ -49,7 +56,7 @@ public final class KafkaSettings {
         if (props.getProperty("bootstrap.servers", "").isBlank()) {
             throw new IllegalArgumentException("KAFKA_BOOTSTRAP_SERVERS is not set");
         }
-        return new KafkaSettings(props, Namespace.fromEnvironment(env));
+        return new KafkaSettings(props, Namespace.fromEnvironment(env), KafkaClients.KAFKA);
     }
 
     /** The {@code KAFKA_*} settings and namespace of {@code env} (TLS, SASL, ...) with the given bootstrap servers. */
@@ -62,14 +69,46 @@ public final class KafkaSettings {
     public static KafkaSettings of(String bootstrapServers) {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrapServers);
-        return new KafkaSettings(props, Namespace.DEFAULT);
+        return new KafkaSettings(props, Namespace.DEFAULT, KafkaClients.KAFKA);
     }
 
     /** The same cluster and client settings, with the names of another deployment. */
     public KafkaSettings withNamespace(Namespace other) {
         Properties props = new Properties();
         props.putAll(common);
-        return new KafkaSettings(props, other);
+        return new KafkaSettings(props, other, clients);
+    }
+
+    /** The same settings, with clients made by {@code other} (a test's, say). */
+    public KafkaSettings withClients(KafkaClients other) {
+        Properties props = new Properties();
+        props.putAll(common);
+        return new KafkaSettings(props, namespace, other);
+    }
+
+    /** What makes this deployment's Kafka clients, for a client with settings of its own. */
+    public KafkaClients clients() {
+        return clients;
+    }
+
+    /** A new consumer of the group, with {@link #consumer}'s settings. */
+    public Consumer<byte[], byte[]> newConsumer(String groupId, int maxPollRecords) {
+        return clients.consumer(consumer(groupId, maxPollRecords));
+    }
+
+    /** A new consumer with {@link #reader}'s settings. */
+    public Consumer<byte[], byte[]> newReader() {
+        return clients.consumer(reader());
+    }
+
+    /** A new transactional producer with {@link #producer}'s settings. */
+    public Producer<byte[], byte[]> newProducer(String transactionalId) {
+        return clients.producer(producer(transactionalId));
+    }
+
+    /** A new admin client with {@link #admin}'s settings. */
+    public Admin newAdmin() {
+        return clients.admin(admin());
     }
 
     public Namespace namespace() {

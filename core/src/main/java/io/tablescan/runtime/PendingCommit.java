@@ -1,11 +1,15 @@
 package io.tablescan.runtime;
 
 import io.tablescan.schema.ScanEvent;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Finished records waiting for the next Kafka transaction, which sends their outputs and commits them at
@@ -51,6 +55,15 @@ final class PendingCommit {
 
     List<ItemProcessor.Outcome> outcomes() {
         return outcomes;
+    }
+
+    /** What the transaction sends: the outputs of the finished records, then their scans' events to {@code topic}. */
+    TransactionalOutput.Records records(String topic, Serializer<SpecificRecord> serializer) {
+        return send -> {
+            outcomes.forEach(outcome -> outcome.records().forEach(send));
+            events().forEach(event -> send.accept(new ProducerRecord<>(topic,
+                    event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, event))));
+        };
     }
 
     /** One event per scan, summing the transaction's records. */

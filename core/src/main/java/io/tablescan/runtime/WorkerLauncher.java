@@ -28,7 +28,7 @@ public final class WorkerLauncher {
             System.err.println("tablescan " + name + "-worker: " + e.getMessage());
             return 2;
         }
-        try (Admin admin = Admin.create(settings.kafka().admin())) {
+        try (Admin admin = settings.kafka().newAdmin()) {
             settings.ensureTopics(admin);
         } catch (RuntimeException e) {
             System.err.println("tablescan " + name + "-worker: cannot reach Kafka at " + settings.kafka().bootstrapServers()

@@ -3,38 +3,24 @@ package io.tablescan.runtime;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.tablescan.metrics.Health;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.OutOfOrderSequenceException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,24 +42,17 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     /** On stop, how long the work in hand may take to finish before it is left to be replayed. */
     private static final Duration FINISH_WITHIN = Duration.ofSeconds(30);
 
-    /** A record that finished processing (outcome null: abandoned), for the loop thread to commit. */
-    private record Completion(TopicPartition tp, PartitionProgress partition, long offset, ItemProcessor.Outcome outcome) {}
-
     private final String worker;
     private final Namespace namespace;
     private final String inputTopic;
     private final Consumer<byte[], byte[]> consumer;
-    private final Supplier<Producer<byte[], byte[]>> producers;
+    private final TransactionalOutput output;
     private final ItemHandler<T> handler;
     private final ItemProcessor<T> processor;
     private final AutoCloseable cancelFollower;
     private final Serializer<SpecificRecord> serializer;
-    private final ExecutorService executor;
+    private final InFlightItems inFlight;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
-    private final AtomicInteger unfinished = new AtomicInteger();
-    /** Set while the loop waits in poll: only then is a wakeup worth its exception. */
-    private volatile boolean waiting;
     private final WorkerMeters meters;
     private final KafkaClientMetrics consumerMetrics;
     private volatile boolean running = true;
@@ -82,28 +61,28 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private volatile long lastProgressNanos = System.nanoTime();
     private final int maxInHand;
     private final AssignedPartitions partitions;
-    private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
     private final PendingCommit pending = new PendingCommit();
-    private Producer<byte[], byte[]> producer;
 
-    public WorkerRuntime(String worker, Namespace namespace, ItemKind input, ItemHandler<T> handler,
-            Consumer<byte[], byte[]> consumer,
-            Supplier<Producer<byte[], byte[]>> producers, Serializer<SpecificRecord> serializer,
-            Deserializer<SpecificRecord> deserializer, int maxInFlight, ItemThreads itemThreads,
-            Predicate<String> cancelled, AutoCloseable cancelFollower) {
-        this.worker = worker;
-        this.executor = Executors.newThreadPerTaskExecutor(itemThreads.factory(worker));
-        this.cancelFollower = cancelFollower;
-        this.namespace = namespace;
-        this.inputTopic = namespace.topic(input);
+    /**
+     * A runtime handling the items of {@code options.input()} with {@code handler}, consuming with {@code consumer}
+     * and producing with the transactional producers of {@code producers} (one at a time, a new one if fenced).
+     */
+    public WorkerRuntime(RuntimeOptions options, ItemHandler<T> handler, Consumer<byte[], byte[]> consumer,
+            Supplier<Producer<byte[], byte[]>> producers) {
+        this.worker = options.worker();
+        this.cancelFollower = options.cancelFollower();
+        this.namespace = options.namespace();
+        this.inputTopic = namespace.topic(options.input());
         this.consumer = consumer;
+        this.inFlight = new InFlightItems(options.itemThreads().factory(worker), consumer::wakeup);
         this.partitions = new AssignedPartitions(consumer);
-        this.producers = producers;
-        this.serializer = serializer;
+        this.output = new TransactionalOutput(worker, producers);
+        this.serializer = options.serializer();
         this.handler = handler;
-        this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, deserializer, maxInFlight, cancelled);
-        this.maxInHand = 2 * maxInFlight; // enough to keep every slot busy while finished work commits
-        this.meters = new WorkerMeters(worker, input);
+        this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, options.deserializer(),
+                options.maxInFlight(), options.cancelled());
+        this.maxInHand = 2 * options.maxInFlight(); // enough to keep every slot busy while finished work commits
+        this.meters = new WorkerMeters(worker, options.input());
         this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
         consumerMetrics.bindTo(Metrics.globalRegistry);
     }
@@ -117,14 +96,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     public static <T extends SpecificRecord> WorkerRuntime<T> create(WorkerSettings settings, String worker,
             ItemKind input, ItemHandler<T> handler, int maxPollRecords, int maxInFlight, ItemThreads itemThreads) {
         KafkaSettings kafka = settings.kafka();
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(kafka.consumer(groupId(kafka.namespace(), worker), maxPollRecords));
+        Consumer<byte[], byte[]> consumer = kafka.newConsumer(groupId(kafka.namespace(), worker), maxPollRecords);
         // One transactional id per instance; zombies are fenced through the consumer group metadata (KIP-447).
         String transactionalId = kafka.namespace().group(worker + "-" + UUID.randomUUID());
         CancelledScans cancelled = CancelledScans.follow(kafka);
-        return new WorkerRuntime<>(worker, kafka.namespace(), input, handler, consumer,
-                () -> new KafkaProducer<>(kafka.producer(transactionalId)), kafka.valueSerializer(),
-                kafka.valueDeserializer(), maxInFlight, itemThreads, cancelled::contains, cancelled);
+        RuntimeOptions options = RuntimeOptions.of(worker, kafka.namespace(), input).withMaxInFlight(maxInFlight)
+                .withItemThreads(itemThreads).withSerdes(kafka.valueSerializer(), kafka.valueDeserializer())
+                .withCancelled(cancelled::contains, cancelled);
+        return new WorkerRuntime<>(options, handler, consumer, () -> kafka.newProducer(transactionalId));
     }
 
     @Override
@@ -133,8 +112,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             return; // closed before it ran, or already running
         }
         try {
-            producer = producers.get();
-            producer.initTransactions();
+            output.open();
             consumer.subscribe(List.of(inputTopic), new Rebalances());
             subscribed = true;
             LOG.info("{} worker consuming {}", worker, inputTopic);
@@ -178,12 +156,9 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     /** The next records; empty when the last record in flight finished (commit now); null when asked to stop. */
     private ConsumerRecords<byte[], byte[]> poll() {
         try {
-            waiting = unfinished.get() > 0;
-            return consumer.poll(pollTimeout());
+            return inFlight.waitFor(() -> consumer.poll(pollTimeout()));
         } catch (WakeupException e) {
             return running ? ConsumerRecords.empty() : null;
-        } finally {
-            waiting = false;
         }
     }
 
@@ -211,23 +186,17 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 if (!partition.fetched(record.offset())) {
                     continue; // done and committed before a rewind or rebalance
                 }
-                unfinished.incrementAndGet();
-                executor.submit(() -> {
-                    // A record of a rewound or revoked partition is someone else's now: not processed here.
-                    ItemProcessor.Outcome outcome = partitions.current(tp, partition) ? processor.process(record) : null;
-                    completions.add(new Completion(tp, partition, record.offset(), outcome));
-                    if (unfinished.decrementAndGet() == 0 && waiting) {
-                        consumer.wakeup();
-                    }
-                });
+                // A record of a rewound or revoked partition is someone else's now: not processed here.
+                inFlight.submit(tp, partition, record.offset(),
+                        () -> partitions.current(tp, partition) ? processor.process(record) : null);
             }
         }
     }
 
     /** Takes in the finished records, for the next commit. */
     private void collectCompleted() {
-        Completion done;
-        while ((done = completions.poll()) != null) {
+        InFlightItems.Completion done;
+        while ((done = inFlight.next()) != null) {
             if (!partitions.current(done.tp(), done.partition()) || done.outcome() == null) {
                 continue; // abandoned by a rewind or a rebalance
             }
@@ -246,29 +215,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         if (!pending.any() && offsets.isEmpty()) {
             return;
         }
-        try {
-            producer.beginTransaction();
-            pending.outcomes().forEach(outcome -> outcome.records().forEach(producer::send));
-            pending.events().forEach(event -> producer.send(new ProducerRecord<>(namespace.scanEvents(),
-                    event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(namespace.scanEvents(), event))));
-            producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-            producer.commitTransaction();
-            partitions.committed(offsets);
-            meters.committed(pending.outcomes());
-            pending.clear();
-        } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {
-            LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying", worker, e.toString());
-            replaceProducer();
+        if (!output.commit(pending.records(namespace.scanEvents(), serializer), offsets, consumer::groupMetadata)) {
             rewind();
-        } catch (KafkaException e) {
-            LOG.warn("{} worker: transaction failed ({}), replaying", worker, e.toString());
-            try {
-                producer.abortTransaction();
-            } catch (KafkaException abortFailure) {
-                replaceProducer();
-            }
-            rewind();
+            return;
         }
+        partitions.committed(offsets);
+        meters.committed(pending.outcomes());
+        pending.clear();
     }
 
     /** After an abort: uncommitted work is forgotten and fetched again. */
@@ -278,19 +231,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         partitions.rewind();
     }
 
-    private void replaceProducer() {
-        producer.close(Duration.ZERO);
-        producer = producers.get();
-        producer.initTransactions();
-    }
-
     /** Waits until a record finishes or the timeout passes, leaving the finished record to be collected. */
     private void awaitCompletion(Duration timeout) {
         try {
-            Completion done = completions.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (done != null) {
-                completions.addFirst(done);
-            }
+            inFlight.await(timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             running = false;
@@ -312,7 +256,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final class Rebalances implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (producer != null && !partitions.isEmpty()) {
+            if (output.isOpen() && !partitions.isEmpty()) {
                 collectCompleted();
                 commit();
             }
@@ -341,10 +285,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         } catch (RuntimeException e) {
             LOG.debug("closing consumer", e);
         }
-        if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
-        }
-        executor.shutdownNow();
+        output.close();
+        inFlight.close();
         try {
             handler.close(); // its sinks, say: after the work in hand, which is committed or abandoned by now
         } catch (RuntimeException e) {

@@ -5,8 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablescan.serde.AvroSingleObjectDeserializer;
 import io.tablescan.serde.AvroSingleObjectSerializer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /** The Kafka client settings every worker derives from its environment. */
@@ -167,5 +175,40 @@ class KafkaSettingsTest {
                 Map.of("KAFKA_VALUE_DESERIALIZER", AvroSingleObjectSerializer.class.getName()));
         assertThatThrownBy(wrongType::valueDeserializer).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("value.deserializer");
+    }
+
+    @Test
+    void everyClientIsMadeByTheSettingsClientsWithTheSettingsConfigs() {
+        List<Properties> made = new ArrayList<>();
+        KafkaClients recording = new KafkaClients() {
+            @Override
+            public Consumer<byte[], byte[]> consumer(Properties config) {
+                made.add(config);
+                return new MockConsumer<>("earliest");
+            }
+
+            @Override
+            public Producer<byte[], byte[]> producer(Properties config) {
+                made.add(config);
+                return new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+            }
+
+            @Override
+            public Admin admin(Properties config) {
+                made.add(config);
+                return null;
+            }
+        };
+        KafkaSettings kafka = KafkaSettings.fromEnvironment(ENV).withClients(recording)
+                .withNamespace(Namespace.fromEnvironment(Map.of()));
+
+        assertThat(kafka.newConsumer("group", 7)).isInstanceOf(MockConsumer.class);
+        assertThat(kafka.newReader()).isInstanceOf(MockConsumer.class);
+        assertThat(kafka.newProducer("tx")).isInstanceOf(MockProducer.class);
+        kafka.newAdmin();
+
+        assertThat(made).containsExactly(kafka.consumer("group", 7), kafka.reader(), kafka.producer("tx"), kafka.admin());
+        assertThat(kafka.clients()).isSameAs(recording);
+        assertThat(KafkaSettings.of("broker:9092").clients()).isSameAs(KafkaClients.KAFKA);
     }
 }

@@ -79,8 +79,9 @@ class WorkerRuntimeTest {
     }
 
     WorkerRuntime<PrefixQuery> runtime(ItemHandler<PrefixQuery> handler, java.util.function.Predicate<String> cancelled) {
-        return new WorkerRuntime<>("test", Namespace.DEFAULT, ItemKind.PREFIX_QUERY, handler, consumer, () -> producer, serializer,
-                deserializer, 4, ItemThreads.VIRTUAL, cancelled, () -> { });
+        RuntimeOptions options = RuntimeOptions.of("test", Namespace.DEFAULT, ItemKind.PREFIX_QUERY).withMaxInFlight(4)
+                .withItemThreads(ItemThreads.VIRTUAL).withSerdes(serializer, deserializer).withCancelled(cancelled, () -> { });
+        return new WorkerRuntime<>(options, handler, consumer, () -> producer);
     }
 
     /** Feeds the records in one poll, then stops the loop at the next poll. */

@@ -61,8 +61,8 @@ class ChangingSourceIT {
                 .tableName("changingsource").buildClient();
         String bootstrap = LocalServices.broker().bootstrapServers();
         KafkaSettings kafka = KafkaSettings.of(bootstrap);
-        ScanSpec spec = ScanSpecs.copy(new TableRef("emulator", "changingsource"), new TableRef("emulator", "changingcopy"),
-                100, ScanStrategy.PREFIX);
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("emulator", "changingsource"))
+                .to(new TableRef("emulator", "changingcopy")).pageSize(100).strategy(ScanStrategy.PREFIX).build();
         AtomicBoolean scanning = new AtomicBoolean(true);
         int[] changes = new int[3];
         ScanTotals t;

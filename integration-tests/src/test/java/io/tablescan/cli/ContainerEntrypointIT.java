@@ -64,8 +64,8 @@ class ContainerEntrypointIT {
             }
 
             KafkaSettings kafka = KafkaSettings.of(bootstrap);
-            var spec = ScanSpecs.copy(new TableRef("emulator", "metricsource"), new TableRef("emulator", "metriccopy"),
-                    100, ScanStrategy.PREFIX);
+            var spec = ScanSpecs.copy().from(new TableRef("emulator", "metricsource"))
+                    .to(new TableRef("emulator", "metriccopy")).pageSize(100).strategy(ScanStrategy.PREFIX).build();
             ScanStarter.start(kafka, spec);
             TreeSet<Double> writtenWhileRunning = new TreeSet<>();
             ScanTotals totals;

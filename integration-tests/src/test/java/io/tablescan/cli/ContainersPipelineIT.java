@@ -32,8 +32,8 @@ class ContainersPipelineIT {
         AzureTableStore store = AzureTableStore.fromConnectionString(AZURITE.getConnectionString());
         SampleTable.write(store, "containersource", SampleTable.rows(5_000), 8);
         Accounts accounts = new Accounts(name -> null).register("azurite", store);
-        var spec = ScanSpecs.copy(new TableRef("azurite", "containersource"), new TableRef("azurite", "containercopy"),
-                500, ScanStrategy.PREFIX);
+        var spec = ScanSpecs.copy().from(new TableRef("azurite", "containersource"))
+                .to(new TableRef("azurite", "containercopy")).pageSize(500).strategy(ScanStrategy.PREFIX).build();
 
         CopyRun.Outcome outcome = CopyRun.run(KAFKA.getBootstrapServers(), accounts, spec,
                 new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofMinutes(5));

@@ -51,8 +51,8 @@ class CrashIT {
             try (Admin admin = Admin.create(kafka.admin())) {
                 assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
             }
-            var spec = ScanSpecs.copy(new TableRef("emulator", "crashsource"), new TableRef("emulator", "crashcopy"), 200,
-                    ScanStrategy.PREFIX);
+            var spec = ScanSpecs.copy().from(new TableRef("emulator", "crashsource"))
+                    .to(new TableRef("emulator", "crashcopy")).pageSize(200).strategy(ScanStrategy.PREFIX).build();
             ScanStarter.start(kafka, spec);
 
             // Kill a random instance each time the copy has moved on by a few thousand rows, then restart it.

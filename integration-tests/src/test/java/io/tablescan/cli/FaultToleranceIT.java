@@ -35,8 +35,8 @@ class FaultToleranceIT {
     static final TableStore STORE = LocalServices.store();
 
     static ScanSpec spec(String source, String destination, int pageSize) {
-        return ScanSpecs.copy(new TableRef("emulator", source), new TableRef("emulator", destination), pageSize,
-                ScanStrategy.PREFIX);
+        return ScanSpecs.copy().from(new TableRef("emulator", source)).to(new TableRef("emulator", destination))
+                .pageSize(pageSize).strategy(ScanStrategy.PREFIX).build();
     }
 
     static WorkerSettings settings(String bootstrap) {

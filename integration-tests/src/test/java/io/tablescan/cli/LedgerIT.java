@@ -27,7 +27,8 @@ class LedgerIT {
     static final KafkaSettings KAFKA = KafkaSettings.of(BOOTSTRAP);
 
     static ScanSpec spec(String source, String destination, int pageSize) {
-        return ScanSpecs.copy(new TableRef("src", source), new TableRef("dst", destination), pageSize, ScanStrategy.PREFIX);
+        return ScanSpecs.copy().from(new TableRef("src", source)).to(new TableRef("dst", destination))
+                .pageSize(pageSize).strategy(ScanStrategy.PREFIX).build();
     }
 
     static WorkerSettings settings(TableStore destination) {

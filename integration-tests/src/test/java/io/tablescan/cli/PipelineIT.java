@@ -24,8 +24,8 @@ class PipelineIT {
 
     static CopyRun.Outcome copy(String source, String destination, int pageSize, ScanStrategy strategy) {
         Accounts accounts = new Accounts(name -> null).register("azurite", STORE);
-        var spec = ScanSpecs.copy(new TableRef("azurite", source), new TableRef("azurite", destination), pageSize,
-                strategy);
+        var spec = ScanSpecs.copy().from(new TableRef("azurite", source)).to(new TableRef("azurite", destination))
+                .pageSize(pageSize).strategy(strategy).build();
         return CopyRun.run(LocalServices.broker().bootstrapServers(), accounts, spec,
                 new ProgressPrinter(new PrintStream(java.io.OutputStream.nullOutputStream())), Duration.ofMinutes(5));
     }

@@ -85,8 +85,8 @@ class PoisonInputIT {
             expectedReasons.add(Namespace.DEFAULT.entityBatches() + ": HTTP 400 PropertyValueTooLarge");
             producer.flush();
 
-            var spec = ScanSpecs.copy(new TableRef("azurite", "poisonsource"), new TableRef("azurite", "poisoncopy2"),
-                    500, ScanStrategy.PREFIX);
+            var spec = ScanSpecs.copy().from(new TableRef("azurite", "poisonsource"))
+                    .to(new TableRef("azurite", "poisoncopy2")).pageSize(500).strategy(ScanStrategy.PREFIX).build();
             ScanStarter.start(kafka, spec);
             var totals = ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(3));
             assertThat(totals.complete()).isTrue();

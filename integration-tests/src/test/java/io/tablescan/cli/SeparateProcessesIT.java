@@ -42,8 +42,8 @@ class SeparateProcessesIT {
             }
             children.start("ledger", env, "ledger");
             KafkaSettings kafka = KafkaSettings.of("127.0.0.1:" + port);
-            var spec = ScanSpecs.copy(new TableRef("emulator", "procsource"), new TableRef("emulator", "proccopy"), 700,
-                    ScanStrategy.PREFIX);
+            var spec = ScanSpecs.copy().from(new TableRef("emulator", "procsource"))
+                    .to(new TableRef("emulator", "proccopy")).pageSize(700).strategy(ScanStrategy.PREFIX).build();
             // The workers create the topics; seeding waits for them through the watcher's metadata call.
             try (var admin = org.apache.kafka.clients.admin.Admin.create(kafka.admin())) {
                 assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();

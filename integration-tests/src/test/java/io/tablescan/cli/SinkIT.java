@@ -35,8 +35,8 @@ class SinkIT {
             rows.add(SampleTable.row("big", String.format("%05d", i), random)); // handed off as partition queries
         }
         SampleTable.write(STORE, "countsource", rows, 8);
-        ScanSpec spec = ScanSpec.newBuilder(ScanSpecs.copy(new TableRef("azurite", "countsource"), null, 200,
-                        ScanStrategy.PREFIX))
+        ScanSpec spec = ScanSpec.newBuilder(ScanSpecs.copy().from(new TableRef("azurite", "countsource"))
+                .pageSize(200).strategy(ScanStrategy.PREFIX).build())
                 .setSink(SinkRefs.toWire(new SinkRef("count", null, "countsource-tally", Map.of("note", "test"))))
                 .build();
 

@@ -1,0 +1,53 @@
+package io.tablescan.runtime;
+
+import io.tablescan.serde.AvroSingleObjectDeserializer;
+import io.tablescan.serde.AvroSingleObjectSerializer;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * What a {@link WorkerRuntime} runs as: the worker, the namespace and the kind of item it consumes, how many items it
+ * processes at once and on what threads, how records are read and written, and which scans were cancelled. Start
+ * from {@link #of} and change what differs from its defaults:
+ * <pre>{@code
+ * RuntimeOptions.of("copy", namespace, ItemKind.ENTITY_BATCH).withMaxInFlight(500).withSerdes(serializer, deserializer)
+ * }</pre>
+ *
+ * @param cancelled true for a scan whose items are to be skipped
+ * @param cancelFollower what keeps {@code cancelled} up to date, closed with the runtime
+ */
+public record RuntimeOptions(String worker, Namespace namespace, ItemKind input, int maxInFlight, ItemThreads itemThreads,
+        Serializer<SpecificRecord> serializer, Deserializer<SpecificRecord> deserializer, Predicate<String> cancelled,
+        AutoCloseable cancelFollower) {
+
+    /** One item at a time on virtual threads, Avro single-object records, no scan cancelled. */
+    public static RuntimeOptions of(String worker, Namespace namespace, ItemKind input) {
+        return new RuntimeOptions(worker, namespace, input, 1, ItemThreads.VIRTUAL, new AvroSingleObjectSerializer(),
+                new AvroSingleObjectDeserializer(), scanId -> false, () -> { });
+    }
+
+    /** At most this many items processed at once. */
+    public RuntimeOptions withMaxInFlight(int maxInFlight) {
+        return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
+                cancelFollower);
+    }
+
+    public RuntimeOptions withItemThreads(ItemThreads itemThreads) {
+        return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
+                cancelFollower);
+    }
+
+    /** How record values are written and read (Kafka's serializer settings, say). */
+    public RuntimeOptions withSerdes(Serializer<SpecificRecord> serializer, Deserializer<SpecificRecord> deserializer) {
+        return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
+                cancelFollower);
+    }
+
+    /** The cancelled scans, and what follows them (closed with the runtime). */
+    public RuntimeOptions withCancelled(Predicate<String> cancelled, AutoCloseable cancelFollower) {
+        return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
+                cancelFollower);
+    }
+}

@@ -1,0 +1,103 @@
+package io.tablescan.runtime;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's transactional producer and its whole lifecycle (after Kafka Streams' {@code StreamsProducer}): created
+ * with its transactions initialised, one transaction per commit (the records, then the consumed offsets), aborted
+ * when the commit fails, replaced when it is fenced or broken, closed. Used by the worker loop's thread only.
+ *
+ * <p>Why a fenced producer is replaced instead of ending the worker: its transactional id is this instance's alone
+ * (a random one per instance, see {@link WorkerRuntime#create}), so no other instance ever fences it. Zombies are
+ * fenced through the consumer group instead (KIP-447): the offsets are committed with the consumer's group metadata,
+ * and a member that missed a rebalance gets a {@code CommitFailedException}, an abortable error handled like any
+ * failed commit (abort, replay). A {@link ProducerFencedException} or {@link InvalidProducerEpochException} therefore
+ * means that the coordinator bumped this id's epoch by itself, typically when it aborted a transaction that outlived
+ * {@code transaction.timeout.ms}, and an {@link OutOfOrderSequenceException} that the producer lost its sequence
+ * state. Either way this producer can send nothing more, but nothing of its transaction was committed and the
+ * instance is no zombie: the uncommitted work is replayed (here after the caller's rewind, or by whoever owns the
+ * partition by now), and a new producer of the same id, whose initialisation aborts whatever the old one left open,
+ * carries on.
+ */
+final class TransactionalOutput implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionalOutput.class);
+
+    /** What one transaction sends, given where to send it. */
+    @FunctionalInterface
+    interface Records {
+        void sendTo(Consumer<ProducerRecord<byte[], byte[]>> send);
+    }
+
+    private final String worker;
+    private final Supplier<Producer<byte[], byte[]>> producers;
+    private Producer<byte[], byte[]> producer;
+
+    /** {@code producers} makes a transactional producer (the same transactional id every time). */
+    TransactionalOutput(String worker, Supplier<Producer<byte[], byte[]>> producers) {
+        this.worker = worker;
+        this.producers = producers;
+    }
+
+    /** Creates the producer and initialises its transactions (fencing an earlier producer of its id). */
+    void open() {
+        producer = producers.get();
+        producer.initTransactions();
+    }
+
+    boolean isOpen() {
+        return producer != null;
+    }
+
+    /**
+     * One transaction: the records, then {@code offsets} committed for {@code group}. False when it failed and was
+     * aborted: nothing of it is committed, and the caller replays its work.
+     */
+    boolean commit(Records records, Map<TopicPartition, OffsetAndMetadata> offsets, Supplier<ConsumerGroupMetadata> group) {
+        try {
+            producer.beginTransaction();
+            records.sendTo(producer::send);
+            producer.sendOffsetsToTransaction(offsets, group.get());
+            producer.commitTransaction();
+            return true;
+        } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {
+            LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying", worker, e.toString());
+            replace();
+            return false;
+        } catch (KafkaException e) {
+            LOG.warn("{} worker: transaction failed ({}), replaying", worker, e.toString());
+            try {
+                producer.abortTransaction();
+            } catch (KafkaException abortFailure) {
+                replace();
+            }
+            return false;
+        }
+    }
+
+    /** A new producer of the same transactional id in place of one that can do nothing more (see above). */
+    private void replace() {
+        producer.close(Duration.ZERO);
+        open();
+    }
+
+    @Override
+    public void close() {
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+}
