@@ -34,7 +34,7 @@ final class LedgerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
-        try (Admin admin = Admin.create(kafka.admin())) {
+        try (Admin admin = kafka.newAdmin()) {
             Topics.ensure(admin, kafka.namespace(), partitions, Optional.empty(), Duration.ofSeconds(60));
         }
         ScanLedger ledger = ScanLedger.start(kafka);

@@ -15,9 +15,9 @@ import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
@@ -35,7 +35,7 @@ public final class FailedItems implements AutoCloseable {
 
     private final KafkaSettings kafka;
     private final String scanId;
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Consumer<byte[], byte[]> consumer;
 
     public FailedItems(KafkaSettings kafka, String scanId) {
         this.kafka = kafka;
@@ -43,7 +43,7 @@ public final class FailedItems implements AutoCloseable {
         // The group only stores how far retries of this scan have gone; it never joins (partitions are assigned).
         Properties props = kafka.consumer(retryGroup(), 500);
         props.remove("group.protocol");
-        this.consumer = new KafkaConsumer<>(props);
+        this.consumer = kafka.clients().consumer(props);
     }
 
     private String retryGroup() {
@@ -67,7 +67,7 @@ public final class FailedItems implements AutoCloseable {
         }
         Serializer<SpecificRecord> serializer = kafka.valueSerializer();
         ScanEventBuilder event = new ScanEventBuilder(scanId);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producer(retryGroup()))) {
+        try (Producer<byte[], byte[]> producer = kafka.newProducer(retryGroup())) {
             producer.initTransactions(); // the same transactional id fences a concurrent retry of this scan
             producer.beginTransaction();
             for (ConsumerRecord<byte[], byte[]> record : records) {

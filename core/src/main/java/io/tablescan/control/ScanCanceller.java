@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -21,8 +21,8 @@ public final class ScanCanceller {
     public static void cancel(KafkaSettings kafka, String scanId) {
         Serializer<SpecificRecord> serializer = kafka.valueSerializer();
         byte[] key = scanId.getBytes(StandardCharsets.UTF_8);
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(kafka.producer(kafka.namespace().group("cancel-" + UUID.randomUUID())))) {
+        try (Producer<byte[], byte[]> producer =
+                kafka.newProducer(kafka.namespace().group("cancel-" + UUID.randomUUID()))) {
             producer.initTransactions();
             producer.beginTransaction();
             var control = new ScanControl(scanId, true, System.currentTimeMillis());

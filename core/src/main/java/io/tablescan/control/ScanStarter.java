@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -21,8 +21,7 @@ public final class ScanStarter {
     public static void start(KafkaSettings kafka, ScanSpec spec) {
         Serializer<SpecificRecord> serializer = kafka.valueSerializer();
         PrefixQuery root = WorkItems.root(spec);
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(kafka.producer(kafka.namespace().group("start-" + UUID.randomUUID())))) {
+        try (Producer<byte[], byte[]> producer = kafka.newProducer(kafka.namespace().group("start-" + UUID.randomUUID()))) {
             producer.initTransactions();
             producer.beginTransaction();
             String items = kafka.namespace().prefixQueries();

@@ -15,7 +15,6 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.utils.Utils;
@@ -25,12 +24,12 @@ import org.apache.kafka.common.utils.Utils;
  * one scan's statuses as they come until a condition holds. Needs a running ledger to see anything new.
  */
 public final class ScanStatusReader implements AutoCloseable {
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer;
     private final Deserializer<SpecificRecord> deserializer;
     private final String scans;
 
     public ScanStatusReader(KafkaSettings kafka) {
-        this.consumer = new KafkaConsumer<>(kafka.reader());
+        this.consumer = kafka.newReader();
         this.deserializer = kafka.valueDeserializer();
         this.scans = kafka.namespace().scans();
     }
