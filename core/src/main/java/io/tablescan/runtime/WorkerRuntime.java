@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * {@link PartitionProgress}) are committed in one Kafka transaction, so a slow record holds up nothing but its
  * own commit. A failure before the commit aborts it and rewinds, so every record is
  * processed until its effects are committed: at least once, and exactly once for everything written to Kafka.
+ *
+ * <p>The transaction is {@link TransactionalOutput}'s, the records in hand {@link InFlightItems}'s. What stays
+ * here (polling, collecting, committing, rewinding, the rebalance callbacks and stopping) is one state machine
+ * run by the loop thread, kept in one class, a little over 300 lines, so that its state is not spread out.
  */
 public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, AutoCloseable, Health {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
