@@ -2,6 +2,7 @@ package io.tablescan.bench;
 
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.cli.BenchPlaceholder;
 import io.tablescan.cli.CopyRun;
 import io.tablescan.cli.ProgressPrinter;
@@ -16,9 +17,8 @@ import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.azure.AzureTableStore;
-import io.tablescan.table.TableStores;
 import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStores;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScalabilityTargets;
 import java.io.OutputStream;

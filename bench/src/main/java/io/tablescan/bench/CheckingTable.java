@@ -1,7 +1,7 @@
 package io.tablescan.bench;
 
-import io.tablescan.spi.Row;
 import io.tablescan.cli.TableComparer;
+import io.tablescan.spi.Row;
 import io.tablescan.testkit.InMemoryTableStore;
 import java.util.BitSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.tablescan.bench;
 
-import io.tablescan.spi.Row;
 import io.tablescan.cli.SampleTable;
+import io.tablescan.spi.Row;
 import io.tablescan.testkit.InMemoryTableStore;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,9 +1,9 @@
 package io.tablescan.bench;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.cli.SampleTable;
+import io.tablescan.spi.Row;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

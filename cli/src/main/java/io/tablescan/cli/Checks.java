@@ -1,10 +1,10 @@
 package io.tablescan.cli;
 
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.spi.KeyRange;
-import io.tablescan.table.Accounts;
-import io.tablescan.azure.AzureTableStore;
 import io.tablescan.spi.QueryOptions;
+import io.tablescan.table.Accounts;
 import io.tablescan.table.TableNames;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;

@@ -1,15 +1,15 @@
 package io.tablescan.cli;
 
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
-import io.tablescan.table.Accounts;
-import io.tablescan.azure.AzureTableStore;
 import io.tablescan.spi.QueryOptions;
-import io.tablescan.table.TableStores;
+import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStores;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,8 +1,8 @@
 package io.tablescan.cli;
 
 import io.tablescan.items.EntityBatcher;
-import io.tablescan.spi.Row;
 import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
 import io.tablescan.table.TableStore;
 import java.util.ArrayList;

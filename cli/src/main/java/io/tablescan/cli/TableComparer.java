@@ -1,15 +1,15 @@
 package io.tablescan.cli;
 
-import io.tablescan.spi.Row;
+import io.tablescan.azure.WireForm;
+import io.tablescan.cli.RestTableReader.WireRow;
+import io.tablescan.cli.RestTableReader.WireValue;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
-import io.tablescan.spi.RowProperty;
-import io.tablescan.cli.RestTableReader.WireRow;
-import io.tablescan.cli.RestTableReader.WireValue;
 import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.table.TableStore;
-import io.tablescan.azure.WireForm;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;

@@ -1,7 +1,7 @@
 package io.tablescan.copy;
 
-import io.tablescan.runtime.ItemThreads;
 import io.tablescan.runtime.ItemKind;
+import io.tablescan.runtime.ItemThreads;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;

@@ -3,8 +3,8 @@ package io.tablescan.copy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.DeadLetters;
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.ItemThreads;
 import io.tablescan.runtime.KafkaSettings;

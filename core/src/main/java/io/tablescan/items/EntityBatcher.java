@@ -1,10 +1,10 @@
 package io.tablescan.items;
 
-import io.tablescan.spi.Row;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.sink.Rows;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
 import java.util.ArrayList;
 import java.util.List;

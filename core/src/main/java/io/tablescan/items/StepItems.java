@@ -2,10 +2,10 @@ package io.tablescan.items;
 
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.scanner.PageReader;
-import io.tablescan.spi.ScanQuery;
 import io.tablescan.scanner.StepResult;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.ScanQuery;
 import io.tablescan.table.TableStore;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package io.tablescan.items;
 
-import io.tablescan.spi.Bound;
-import io.tablescan.spi.KeyRange;
-import io.tablescan.spi.PartitionRange;
-import io.tablescan.spi.ScanQuery;
 import io.tablescan.schema.KeyBound;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.ScanQuery;
 import org.apache.avro.specific.SpecificRecord;
 
 /** Translates between the scanner's bounds and the Avro work items that carry them through Kafka. */

@@ -1,11 +1,11 @@
 package io.tablescan.runtime;
 
+import io.tablescan.serde.AvroSingleObjectDeserializer;
+import io.tablescan.serde.AvroSingleObjectSerializer;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import io.tablescan.serde.AvroSingleObjectDeserializer;
-import io.tablescan.serde.AvroSingleObjectSerializer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;

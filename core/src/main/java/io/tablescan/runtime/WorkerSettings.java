@@ -2,10 +2,10 @@ package io.tablescan.runtime;
 
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
-import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryCounter;
-import io.tablescan.table.TableStores;
+import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStores;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.tablescan.scanner;
 
-import io.tablescan.spi.Page;
 import io.tablescan.spi.Continuation;
+import io.tablescan.spi.Page;
 import io.tablescan.spi.PartitionRange;
-import io.tablescan.spi.ScanQuery;
 import io.tablescan.spi.Row;
+import io.tablescan.spi.ScanQuery;
 import java.util.ArrayList;
 import java.util.List;
 

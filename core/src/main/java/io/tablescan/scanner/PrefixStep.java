@@ -1,12 +1,12 @@
 package io.tablescan.scanner;
 
-import io.tablescan.spi.Page;
-import io.tablescan.spi.Continuation;
 import io.tablescan.spi.Bound;
-import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.Continuation;
 import io.tablescan.spi.KeyRange;
-import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.Row;
+import io.tablescan.spi.ScanQuery;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,10 +1,11 @@
 package io.tablescan.scanner;
 
-import io.tablescan.spi.Continuation;
 import io.tablescan.spi.Bound;
-import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.Continuation;
 import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.Row;
+
 /** Restates "the rest of this query" as bounds, from a continuation or from the last row read. */
 final class Resume {
     private Resume() {}

@@ -5,8 +5,8 @@ import io.micrometer.core.instrument.Metrics;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkException;
-import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryCounter;
+import io.tablescan.table.RetryPolicy;
 import java.util.List;
 import java.util.function.Supplier;
 

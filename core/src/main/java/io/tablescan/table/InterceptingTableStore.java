@@ -1,9 +1,9 @@
 package io.tablescan.table;
 
-import io.tablescan.spi.QueryOptions;
-import io.tablescan.spi.Row;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.Page;
+import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.ScanQuery;
 import java.util.List;
 import java.util.function.Supplier;

@@ -1,22 +1,22 @@
 package io.tablescan.items;
 
-import io.tablescan.runtime.Namespace;
-import io.tablescan.spi.Row;
-import io.tablescan.spi.RowProperty;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.runtime.Namespace;
 import io.tablescan.runtime.Topics;
-import io.tablescan.spi.EdmType;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ScanSpec;
-import io.tablescan.sink.Rows;
 import io.tablescan.schema.TableRef;
 import io.tablescan.serde.AvroSingleObjectSerializer;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
+import io.tablescan.sink.Rows;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
 import java.net.URLEncoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;

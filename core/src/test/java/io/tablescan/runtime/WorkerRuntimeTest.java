@@ -1,6 +1,5 @@
 package io.tablescan.runtime;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.items.WorkItems;
@@ -12,18 +11,19 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import io.tablescan.serde.AvroSingleObjectDeserializer;
 import io.tablescan.serde.AvroSingleObjectSerializer;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.Row;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStoreException;
-import io.tablescan.spi.PartitionRange;
-import io.tablescan.spi.Bound;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;

@@ -3,10 +3,9 @@ package io.tablescan.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.items.EntityBatcher;
-import io.tablescan.spi.EdmType;
-import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
+import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
 import io.tablescan.spi.SinkRef;

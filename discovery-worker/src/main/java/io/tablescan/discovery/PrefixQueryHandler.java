@@ -5,7 +5,6 @@ import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.spi.KeyRange;
 import io.tablescan.scanner.PageReader;
 import io.tablescan.scanner.PrefixStep;
 import io.tablescan.scanner.SerialStep;
@@ -13,6 +12,7 @@ import io.tablescan.scanner.StepResult;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
+import io.tablescan.spi.KeyRange;
 
 /** Runs one bounded step over a PartitionKey range: its rows as batches, its discoveries as new items. */
 public final class PrefixQueryHandler implements ItemHandler<PrefixQuery> {

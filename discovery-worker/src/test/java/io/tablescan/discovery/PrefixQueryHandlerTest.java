@@ -1,6 +1,5 @@
 package io.tablescan.discovery;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,22 +9,23 @@ import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.spi.EdmType;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
-import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.RetryPolicy;
-import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.RetryingTableStore.FailedRequestException;
+import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
-import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.InMemoryTableStore.Adversary;
+import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScriptedFailures;
 import java.time.Duration;
 import java.util.ArrayDeque;

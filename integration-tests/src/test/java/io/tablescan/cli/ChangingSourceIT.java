@@ -1,6 +1,5 @@
 package io.tablescan.cli;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
@@ -8,12 +7,13 @@ import com.azure.data.tables.TableClientBuilder;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
-import io.tablescan.spi.EdmType;
-import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;

@@ -1,12 +1,12 @@
 package io.tablescan.cli;
 
-import io.tablescan.runtime.Namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Namespace;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanStatusReader;

@@ -2,10 +2,10 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.azure.AzureTableStore;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package io.tablescan.cli;
 
-import io.tablescan.runtime.Namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableServiceClientBuilder;
@@ -9,6 +8,7 @@ import com.azure.data.tables.sas.TableAccountSasResourceType;
 import com.azure.data.tables.sas.TableAccountSasService;
 import com.azure.data.tables.sas.TableAccountSasSignatureValues;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Namespace;
 import io.tablescan.runtime.Topics;
 import java.io.ByteArrayOutputStream;
 import java.net.URLDecoder;

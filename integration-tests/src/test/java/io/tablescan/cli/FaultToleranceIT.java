@@ -2,12 +2,11 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.control.ScanStarter;
 import io.tablescan.copy.CopyWorker;
 import io.tablescan.discovery.DiscoveryWorker;
 import io.tablescan.local.FreePorts;
 import io.tablescan.partition.PartitionWorker;
-import io.tablescan.control.ScanStarter;
-import io.tablescan.status.ScanTotals;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;
@@ -15,11 +14,12 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
+import io.tablescan.table.FaultInjectingTableStore.Faults;
+import io.tablescan.table.FaultInjectingTableStore;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.TableStore;
-import io.tablescan.table.FaultInjectingTableStore;
-import io.tablescan.table.FaultInjectingTableStore.Faults;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package io.tablescan.cli;
 
-import io.tablescan.spi.Row;
 import static io.tablescan.cli.Cli.assertOneLine;
 import static io.tablescan.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.local.FreePorts;
+import io.tablescan.spi.Row;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;

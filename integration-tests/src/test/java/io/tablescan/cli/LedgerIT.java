@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.ledger.ScanLedger;
 import io.tablescan.runtime.KafkaSettings;
@@ -12,7 +13,6 @@ import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.TableStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.tablescan.cli;
 
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
-import io.tablescan.azure.AzureTableStore;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;

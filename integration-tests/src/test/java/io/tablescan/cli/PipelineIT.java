@@ -1,14 +1,13 @@
 package io.tablescan.cli;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.runtime.ItemKind;
-import io.tablescan.spi.Row;
-import io.tablescan.spi.EdmType;
-import io.tablescan.spi.RowProperty;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;

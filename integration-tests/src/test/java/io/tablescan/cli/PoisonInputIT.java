@@ -1,12 +1,12 @@
 package io.tablescan.cli;
 
-import io.tablescan.runtime.Namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Namespace;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Entity;

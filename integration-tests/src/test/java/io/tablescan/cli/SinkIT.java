@@ -1,12 +1,12 @@
 package io.tablescan.cli;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.sink.SinkRefs;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;

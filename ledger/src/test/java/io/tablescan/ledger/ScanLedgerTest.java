@@ -1,17 +1,17 @@
 package io.tablescan.ledger;
 
-import io.tablescan.runtime.Namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Namespace;
 import io.tablescan.runtime.ScanEventBuilder;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.schema.TableRef;
-import io.tablescan.runtime.ItemHandler;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;

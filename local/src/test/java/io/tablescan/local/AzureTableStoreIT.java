@@ -1,20 +1,20 @@
 package io.tablescan.local;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.spi.Bound;
+import io.tablescan.spi.EdmType;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
 import io.tablescan.spi.PartitionRange;
-import io.tablescan.spi.EdmType;
-import io.tablescan.spi.RowProperty;
-import io.tablescan.azure.AzureTableStore;
 import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.table.TableStoreException;
-import io.tablescan.testkit.LocalScan;
 import io.tablescan.testkit.LocalScan.Strategy;
+import io.tablescan.testkit.LocalScan;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -1,14 +1,14 @@
 package io.tablescan.local;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.spi.KeyRange;
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Row;
 import io.tablescan.table.TableStore;
 import io.tablescan.testkit.InMemoryTableStore;
-import io.tablescan.testkit.LocalScan;
 import io.tablescan.testkit.LocalScan.Strategy;
+import io.tablescan.testkit.LocalScan;
 import io.tablescan.testkit.OddCharacters;
 import java.util.ArrayList;
 import java.util.Comparator;

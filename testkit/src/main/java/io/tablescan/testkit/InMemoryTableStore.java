@@ -1,14 +1,14 @@
 package io.tablescan.testkit;
 
-import io.tablescan.spi.Row;
+import io.tablescan.azure.ODataFilter;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
 import io.tablescan.spi.PartitionRange;
-import io.tablescan.spi.ScanQuery;
-import io.tablescan.spi.RowProperty;
-import io.tablescan.azure.ODataFilter;
 import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
+import io.tablescan.spi.ScanQuery;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
 import java.time.Duration;

@@ -1,17 +1,17 @@
 package io.tablescan.testkit;
 
-import io.tablescan.spi.Row;
-import io.tablescan.spi.KeyRange;
-import io.tablescan.spi.Page;
 import io.tablescan.scanner.PageReader;
-import io.tablescan.spi.PartitionRange;
 import io.tablescan.scanner.PartitionStep;
 import io.tablescan.scanner.PrefixStep;
 import io.tablescan.scanner.ScanCosts;
-import io.tablescan.spi.ScanQuery;
 import io.tablescan.scanner.SerialStep;
 import io.tablescan.scanner.StepResult;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.ScanQuery;
 import io.tablescan.table.TableStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package io.tablescan.testkit;
 
-import io.tablescan.spi.Row;
-import io.tablescan.spi.EdmType;
-import io.tablescan.spi.RowProperty;
 import io.tablescan.azure.EdmCodec;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
 import io.tablescan.table.TableStoreException;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;

@@ -1,10 +1,10 @@
 package io.tablescan.testkit;
 
-import io.tablescan.spi.Row;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.Page;
-import io.tablescan.spi.ScanQuery;
 import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.ScanQuery;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
 import java.util.List;

@@ -1,16 +1,16 @@
 package io.tablescan.azure;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablescan.spi.Bound;
-import io.tablescan.spi.KeyRange;
 import io.tablescan.scanner.Keys;
-import io.tablescan.spi.PartitionRange;
-import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.Bound;
 import io.tablescan.spi.EdmType;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.PartitionRange;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
+import io.tablescan.spi.ScanQuery;
 import io.tablescan.testkit.ODataPredicate;
 import io.tablescan.testkit.OddCharacters;
 import java.util.ArrayList;

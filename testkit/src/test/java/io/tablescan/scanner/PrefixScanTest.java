@@ -1,14 +1,14 @@
 package io.tablescan.scanner;
 
-import io.tablescan.spi.KeyRange;
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.testkit.InMemoryTableStore;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Row;
 import io.tablescan.testkit.InMemoryTableStore.Adversary;
-import io.tablescan.testkit.LocalScan;
+import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.LocalScan.Result;
 import io.tablescan.testkit.LocalScan.Strategy;
+import io.tablescan.testkit.LocalScan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.tablescan.scanner;
 
-import io.tablescan.spi.KeyRange;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.spi.KeyRange;
 import io.tablescan.testkit.InMemoryTableStore;
-import io.tablescan.testkit.LocalScan;
 import io.tablescan.testkit.LocalScan.Result;
 import io.tablescan.testkit.LocalScan.Strategy;
+import io.tablescan.testkit.LocalScan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

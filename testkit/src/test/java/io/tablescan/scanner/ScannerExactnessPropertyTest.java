@@ -1,19 +1,19 @@
 package io.tablescan.scanner;
 
-import io.tablescan.spi.Page;
-import io.tablescan.spi.Bound;
-import io.tablescan.spi.KeyRange;
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.spi.Bound;
 import io.tablescan.spi.EdmType;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
 import io.tablescan.spi.QueryOptions;
-import io.tablescan.testkit.InMemoryTableStore;
+import io.tablescan.spi.Row;
 import io.tablescan.testkit.InMemoryTableStore.Adversary;
-import io.tablescan.testkit.LocalScan;
+import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.LocalScan.Delivery;
 import io.tablescan.testkit.LocalScan.Result;
 import io.tablescan.testkit.LocalScan.Strategy;
+import io.tablescan.testkit.LocalScan;
 import io.tablescan.testkit.ODataPredicate;
 import io.tablescan.testkit.OddCharacters;
 import java.time.Duration;

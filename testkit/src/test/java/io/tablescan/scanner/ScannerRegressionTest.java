@@ -1,15 +1,15 @@
 package io.tablescan.scanner;
 
-import io.tablescan.spi.KeyRange;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.QueryOptions;
-import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.InMemoryTableStore.Adversary;
-import io.tablescan.testkit.LocalScan;
+import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.LocalScan.Delivery;
 import io.tablescan.testkit.LocalScan.Result;
 import io.tablescan.testkit.LocalScan.Strategy;
+import io.tablescan.testkit.LocalScan;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

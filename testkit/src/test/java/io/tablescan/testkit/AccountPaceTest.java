@@ -1,8 +1,8 @@
 package io.tablescan.testkit;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.spi.Row;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

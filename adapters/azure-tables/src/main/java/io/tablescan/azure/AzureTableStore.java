@@ -1,9 +1,5 @@
 package io.tablescan.azure;
 
-import io.tablescan.spi.Row;
-import io.tablescan.table.TableStore;
-import io.tablescan.table.TableStoreException;
-import io.tablescan.spi.QueryOptions;
 import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.policy.FixedDelayOptions;
@@ -24,7 +20,11 @@ import com.azure.identity.DefaultAzureCredentialBuilder;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
+import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.ScanQuery;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

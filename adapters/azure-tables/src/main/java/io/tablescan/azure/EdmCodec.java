@@ -1,8 +1,8 @@
 package io.tablescan.azure;
 
-import io.tablescan.spi.Row;
 import com.azure.data.tables.models.TableEntity;
 import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -1,10 +1,10 @@
 package io.tablescan.azure;
 
-import io.tablescan.table.TableStore;
-import io.tablescan.table.TableStoreException;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkException;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
 import java.util.List;
 
 /**

@@ -1,12 +1,12 @@
 package io.tablescan.azure;
 
-import io.tablescan.table.TableStore;
 import io.tablescan.sink.SinkRefs;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkContext;
 import io.tablescan.spi.SinkException;
 import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
+import io.tablescan.table.TableStore;
 
 /** Sinks of type {@code table}: a copy to the table {@code target} of the account {@code account}. */
 public final class TableSinkProvider implements SinkProvider {

@@ -1,10 +1,9 @@
 package io.tablescan.azure;
 
-import io.tablescan.table.Accounts;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablescan.table.Accounts;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

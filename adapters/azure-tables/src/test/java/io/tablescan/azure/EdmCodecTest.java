@@ -1,10 +1,10 @@
 package io.tablescan.azure;
 
-import io.tablescan.spi.Row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.models.TableEntity;
 import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
 import java.time.Instant;
 import java.time.OffsetDateTime;
