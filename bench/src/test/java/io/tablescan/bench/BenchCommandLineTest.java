@@ -40,7 +40,7 @@ class BenchCommandLineTest {
 
     @Test
     void benchPrintsTheToolsVersion() {
-        BenchIT.Run run = BenchIT.run("bench", "-V");
+        io.tablescan.cli.Cli.Run run = BenchIT.run("bench", "-V");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");

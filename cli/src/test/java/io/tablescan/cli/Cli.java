@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.IntSupplier;
 
 /** Runs ./tablescan's commands in this JVM and captures what they print: the command line as a user meets it. */
 public final class Cli {
@@ -12,8 +13,13 @@ public final class Cli {
 
     private Cli() {}
 
-    /** One command, as {@code ./tablescan args...}; one at a time, since it swaps the process's output streams. */
-    public static synchronized Run run(String... args) {
+    /** One command, as {@code ./tablescan args...}. */
+    public static Run run(String... args) {
+        return capture(() -> TablescanCommand.execute(args));
+    }
+
+    /** What a command prints and its exit code; one at a time, since it swaps the process's output streams. */
+    public static synchronized Run capture(IntSupplier command) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -21,7 +27,7 @@ public final class Cli {
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = TablescanCommand.execute(args);
+            int code = command.getAsInt();
             return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(oldOut);
