@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.azure.ODataFilter;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.QueryOptions;
@@ -54,6 +55,52 @@ final class Checks {
             throw new UserError(UserError.USAGE, "--page-size " + problem);
         }
         return pageSize;
+    }
+
+    /** A --filter that can be ANDed to the key bounds (not one that closes their parentheses, say). */
+    static void filter(String filter) {
+        if (filter == null) {
+            return;
+        }
+        if (filter.isBlank()) {
+            throw new UserError(UserError.USAGE, "--filter is empty");
+        }
+        String problem = ODataFilter.problem(filter);
+        if (problem != null) {
+            throw new UserError(UserError.USAGE, "--filter: " + problem);
+        }
+    }
+
+    /** --select names properties: letters, digits and '_' (the service's rule for property names). */
+    static void select(List<String> names) {
+        if (names == null) {
+            return;
+        }
+        for (int i = 0; i < names.size(); i++) {
+            if (!names.get(i).matches("[A-Za-z_][A-Za-z0-9_]{0,254}")) {
+                throw new UserError(UserError.USAGE, "--select: name " + (i + 1) + " is not a property name (1 to 255 "
+                        + "letters, digits and '_', not starting with a digit)");
+            }
+        }
+    }
+
+    /**
+     * Asks the source for one row with the scan's filter and projection, so that a filter the service refuses
+     * (a misspelt operator, say) is one line now rather than a parked root item later.
+     */
+    static void queryAccepted(TableStore source, String table, String filter, List<String> select) {
+        if (filter == null && select == null) {
+            return;
+        }
+        try {
+            source.query(table, KeyRange.ALL, new QueryOptions(1, select, filter), null);
+        } catch (TableStoreException e) {
+            if (e.status() == 400) {
+                throw new UserError(UserError.USAGE, "the source refuses --filter or --select: " + e.getMessage());
+            }
+            throw new UserError(UserError.forStatus(e.status()), "cannot read the source table " + table + ": "
+                    + e.getMessage());
+        }
     }
 
     static TableStore store(String option, String connectionString) {

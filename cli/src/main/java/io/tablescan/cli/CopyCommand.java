@@ -52,7 +52,7 @@ final class CopyCommand implements Callable<Integer> {
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
-        scan.validPageSize();
+        scan.validate();
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
         Accounts configured = Accounts.fromEnvironment(); // one store (and credential) per alias
@@ -61,6 +61,7 @@ final class CopyCommand implements Callable<Integer> {
                 : store(configured, "dest", destConnectionString, destAccount);
         Checks.notTheSource(source, sourceTable, dest, destTable);
         Checks.tableExists(source, sourceTable, "source");
+        Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
         try {
             dest.createTableIfNotExists(destTable);
         } catch (TableStoreException e) {
@@ -72,8 +73,8 @@ final class CopyCommand implements Callable<Integer> {
             Checks.kafkaReachable(cluster);
         }
         Accounts accounts = new Accounts(name -> null).register("source", source).register("destination", dest);
-        var spec = ScanSpecs.copy().from(new TableRef("source", sourceTable)).to(new TableRef("destination", destTable))
-                .pageSize(scan.pageSize).strategy(scan.strategy).build();
+        var spec = scan.applyTo(ScanSpecs.copy().from(new TableRef("source", sourceTable))
+                .to(new TableRef("destination", destTable))).build();
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {

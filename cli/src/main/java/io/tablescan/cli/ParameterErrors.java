@@ -106,6 +106,9 @@ final class ParameterErrors {
         if (type == java.time.Duration.class) {
             return " (a duration: a number and a unit, s, m or h, as in 90s, 10m, 2h)";
         }
+        if (type == java.time.Instant.class) {
+            return " (a time: ISO-8601 with its offset, as in 2026-11-23T10:00:00Z, or a date, as in 2026-11-23)";
+        }
         return "";
     }
 

@@ -6,6 +6,9 @@ import io.tablescan.schema.ScanState;
 import io.tablescan.status.ScanTotals;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -130,6 +133,20 @@ public final class ProgressPrinter {
         return "[" + "#".repeat(filled) + ".".repeat(BAR - filled) + String.format("] %3.0f%%", fraction * 100);
     }
 
+    /**
+     * How far before a complete scan's start the next incremental copy begins. A row's Timestamp is the
+     * service's clock when it committed the write, not this machine's: a write under way when the scan
+     * started, or a clock ahead of the service's, can leave a Timestamp earlier than the start in a row this
+     * scan did not read. Rows written in the overlap are copied again, which upsert-replace makes harmless.
+     */
+    static final Duration SINCE_OVERLAP = Duration.ofMinutes(15);
+
+    /** The --since of the next incremental copy after a complete scan of this spec. */
+    static String nextSince(ScanSpec spec) {
+        return DateTimeFormatter.ISO_INSTANT.format(
+                Instant.ofEpochMilli(spec.getCreatedAtMillis()).minus(SINCE_OVERLAP).truncatedTo(ChronoUnit.SECONDS));
+    }
+
     /** Prints the summary; returns the exit code: 0 completed, 1 failures or not ended, 5 cancelled. */
     int summary(ScanTotals t) {
         if (barShown) { // a last frame, so the bar above the summary shows where the scan ended, not a frame ago
@@ -153,6 +170,10 @@ public final class ProgressPrinter {
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
         out.printf("  requests:      %,d reads of the source, %,d writes to the destination; %,d retried (%,d throttled)%n",
                 t.readRequests(), t.writeRequests(), t.retries(), t.throttles());
+        if (t.complete() && t.spec() != null) {
+            out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
+                    nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
+        }
         for (String error : t.errors()) {
             out.println("  error:         " + error);
         }

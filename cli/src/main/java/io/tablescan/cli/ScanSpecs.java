@@ -6,6 +6,7 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.spi.QueryOptions;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Builds the spec of a new scan. */
@@ -37,6 +38,10 @@ public final class ScanSpecs {
         private TableRef destination;
         private int pageSize = DEFAULT_PAGE_SIZE;
         private ScanStrategy strategy = ScanStrategy.PREFIX;
+        private String filter;
+        private List<String> select;
+        private String lowerPartition;
+        private String upperPartition;
 
         private Copy() {}
 
@@ -63,6 +68,25 @@ public final class ScanSpecs {
             return this;
         }
 
+        /** Only the rows this OData filter selects (null: every row). */
+        public Copy filter(String filter) {
+            this.filter = filter;
+            return this;
+        }
+
+        /** Only these properties besides the keys (null: all). */
+        public Copy select(List<String> select) {
+            this.select = select;
+            return this;
+        }
+
+        /** Only partitions at or above {@code lower} and below {@code upper} (null: no such bound). */
+        public Copy partitions(String lower, String upper) {
+            this.lowerPartition = lower;
+            this.upperPartition = upper;
+            return this;
+        }
+
         /** A new spec, with a new scan id. */
         public ScanSpec build() {
             return ScanSpec.newBuilder()
@@ -72,6 +96,10 @@ public final class ScanSpecs {
                     .setStrategy(strategy)
                     .setPageSize(pageSize)
                     .setPageBudget(DEFAULT_PAGE_BUDGET)
+                    .setRowFilter(filter)
+                    .setSelect(select)
+                    .setLowerPartition(lowerPartition)
+                    .setUpperPartition(upperPartition)
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .build();
         }

@@ -51,7 +51,7 @@ final class StartCommand implements Callable<Integer> {
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
         Checks.tableName("--dest-table", destTable);
-        scan.validPageSize();
+        scan.validate();
         Checks.accountAlias("--source-account", sourceAccount);
         Checks.accountAlias("--dest-account", destAccount);
         wait.only(await, "--wait");
@@ -68,8 +68,8 @@ final class StartCommand implements Callable<Integer> {
         try (Admin admin = settings.newAdmin()) {
             Topics.ensure(admin, settings.namespace(), topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
         }
-        var spec = ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable))
-                .to(new TableRef(destAccount, destTable)).pageSize(scan.pageSize).strategy(scan.strategy).build();
+        var spec = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable))
+                .to(new TableRef(destAccount, destTable))).build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
         if (!await) {

@@ -53,6 +53,11 @@ public final class WorkItemValidator {
         if (spec.getPageBudget() < 1) {
             throw new InvalidItemException("page budget must be at least 1, got " + spec.getPageBudget());
         }
+        String lower = spec.getLowerPartition();
+        String upper = spec.getUpperPartition();
+        if (lower != null && upper != null && lower.compareTo(upper) >= 0) {
+            throw new InvalidItemException("the scan's lower partition bound is not below its upper bound");
+        }
         table("source", spec.getSource());
         if (spec.getDestination() != null) {
             table("destination", spec.getDestination());

@@ -15,8 +15,11 @@ public final class WorkItems {
     private WorkItems() {}
 
     /** The item that starts a scan: its whole key space. */
+    /** The scan's first item: its whole key range, the PartitionKey bounds of its spec (none: the table). */
     public static PrefixQuery root(ScanSpec spec) {
-        return (PrefixQuery) item(spec, KeyRange.ALL, 0);
+        String lower = spec.getLowerPartition();
+        Bound from = lower == null || lower.isEmpty() ? null : Bound.from(lower);
+        return (PrefixQuery) item(spec, new KeyRange(from, spec.getUpperPartition()), 0);
     }
 
     public static SpecificRecord item(ScanSpec spec, ScanQuery query, int depth) {
