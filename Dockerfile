@@ -7,6 +7,7 @@ COPY pom.xml ./
 COPY spi spi
 COPY schemas schemas
 COPY core core
+COPY adapters adapters
 COPY testkit testkit
 COPY local local
 COPY discovery-worker discovery-worker
@@ -14,8 +15,9 @@ COPY partition-worker partition-worker
 COPY copy-worker copy-worker
 COPY ledger ledger
 COPY cli cli
-# The bench (benchmarks, charts) is not in the image: only its pom, which the parent's module list names.
+# The bench and the integration tests are not in the image: only their poms, which the parent's module list names.
 COPY bench/pom.xml bench/pom.xml
+COPY integration-tests/pom.xml integration-tests/pom.xml
 RUN mvn -B -q -DskipTests package -pl cli -am
 
 FROM eclipse-temurin:21-jre
