@@ -76,6 +76,9 @@ final class Checks {
         if (names == null) {
             return;
         }
+        if (names.isEmpty() || names.stream().allMatch(String::isEmpty)) {
+            throw new UserError(UserError.USAGE, "--select is empty");
+        }
         for (int i = 0; i < names.size(); i++) {
             if (!names.get(i).matches("[A-Za-z_][A-Za-z0-9_]{0,254}")) {
                 throw new UserError(UserError.USAGE, "--select: name " + (i + 1) + " is not a property name (1 to 255 "
@@ -95,8 +98,9 @@ final class Checks {
         try {
             source.query(table, KeyRange.ALL, new QueryOptions(1, select, filter), null);
         } catch (TableStoreException e) {
-            if (e.status() == 400) {
-                throw new UserError(UserError.USAGE, "the source refuses --filter or --select: " + e.getMessage());
+            if (e.status() == 400) { // the service does not say which part; neither echoes what was typed
+                throw new UserError(UserError.USAGE, "the source refuses --filter or --select (HTTP 400: a filter "
+                        + "or property name it cannot parse, such as a misspelt operator or a trailing 'and')");
             }
             throw new UserError(UserError.forStatus(e.status()), "cannot read the source table " + table + ": "
                     + e.getMessage());

@@ -25,7 +25,8 @@ final class ScanOptions {
 
     @Option(names = "--filter", paramLabel = "ODATA",
             description = "Only the rows this OData filter selects, e.g. \"Size gt 100 and Kind eq 'book'\": ANDed to "
-                    + "every query, so exactly the rows one query with this filter returns.")
+                    + "every query, so exactly the rows one query with this filter returns. One expression, at most "
+                    + "11 comparisons (10 with --since).")
     String filter;
 
     @Option(names = "--select", split = ",", paramLabel = "NAME",
@@ -33,7 +34,7 @@ final class ScanOptions {
     List<String> select;
 
     @Option(names = "--partition-prefix", paramLabel = "P",
-            description = "Only the partitions whose PartitionKey starts with P.")
+            description = "Only the partitions whose PartitionKey starts with P (not with --from/--to-partition).")
     String partitionPrefix;
 
     @Option(names = "--from-partition", paramLabel = "A",
