@@ -72,9 +72,16 @@ final class CopyCommand implements Callable<Integer> {
         if (kafka != null) {
             Checks.kafkaReachable(cluster);
         }
-        Accounts accounts = new Accounts(name -> null).register("source", source).register("destination", dest);
-        var spec = scan.applyTo(ScanSpecs.copy().from(new TableRef("source", sourceTable))
-                .to(new TableRef("destination", destTable))).build();
+        // The scan names the accounts as the user did: by alias, or "source"/"destination" for connection strings.
+        String sourceName = sourceAccount != null ? sourceAccount : "source";
+        String destName = destAccount != null ? destAccount : dest == source ? sourceName : "destination";
+        if (sourceName.equalsIgnoreCase(destName) && dest != source) { // two accounts that one name would confuse
+            sourceName = "source";
+            destName = "destination";
+        }
+        Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
+        var spec = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable))
+                .to(new TableRef(destName, destTable))).build();
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {

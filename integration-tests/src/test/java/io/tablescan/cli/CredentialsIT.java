@@ -51,6 +51,8 @@ class CredentialsIT {
                     "--kafka", bootstrap);
             assertThat(copy.waitFor(3, TimeUnit.MINUTES)).isTrue();
             assertThat(copy.exitValue()).as(children.output("copy")).isZero();
+            assertThat(children.output("copy")).as("the summary names the accounts as the user did")
+                    .contains("tables:        signed/credsource -> keyed/credcopy");
             TableComparer.Result check = TableComparer.compare(LocalServices.store(), "credsource", LocalServices.store(),
                     "credcopy");
             assertThat(check.equal()).as(check.examples().toString()).isTrue();
