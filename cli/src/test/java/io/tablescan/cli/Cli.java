@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.IntSupplier;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /** Runs ./tablescan's commands in this JVM and captures what they print: the command line as a user meets it. */
 public final class Cli {
@@ -33,6 +38,28 @@ public final class Cli {
             System.setOut(oldOut);
             System.setErr(oldErr);
         }
+    }
+
+    /**
+     * The options and parameters of {@code command} (not its subcommands) whose help has no description, or
+     * does not show their default, as "command option: what is missing".
+     */
+    public static List<String> undocumented(CommandLine command) {
+        List<String> missing = new ArrayList<>();
+        var spec = command.getCommandSpec();
+        List<ArgSpec> args = new ArrayList<>(spec.options());
+        args.addAll(spec.positionalParameters());
+        for (ArgSpec arg : args) {
+            String name = spec.qualifiedName() + " " + (arg instanceof OptionSpec o ? o.longestName() : arg.paramLabel());
+            String description = String.join(" ", arg.renderedDescription());
+            if (description.isBlank()) {
+                missing.add(name + ": no description");
+            }
+            if (arg.defaultValue() != null && !description.contains("default " + arg.defaultValue())) {
+                missing.add(name + ": default " + arg.defaultValue() + " not shown");
+            }
+        }
+        return missing;
     }
 
     /** A user's mistake: this exit code, one "tablescan:" line holding {@code message}, no stack trace. */

@@ -20,6 +20,6 @@ public final class TableStores {
 
     /** A command's own requests outside any scan (filling the demo's, the sample's or the bench's table). */
     public static TableStore forCommand(TableStore service) {
-        return new RetryingTableStore(service, RetryPolicy.DEFAULT, RetryCounter.NONE);
+        return new RetryingTableStore(service, RetryPolicy.DEFAULT);
     }
 }
