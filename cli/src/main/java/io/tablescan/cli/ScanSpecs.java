@@ -3,7 +3,9 @@ package io.tablescan.cli;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.sink.SinkRefs;
 import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.SinkRef;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -42,6 +44,7 @@ public final class ScanSpecs {
         private List<String> select;
         private String lowerPartition;
         private String upperPartition;
+        private SinkRef sink;
 
         private Copy() {}
 
@@ -54,6 +57,12 @@ public final class ScanSpecs {
         /** The table written to (none when the scan's sink is another). */
         public Copy to(TableRef destination) {
             this.destination = destination;
+            return this;
+        }
+
+        /** Where the rows go, when not to a table ({@link #to}). */
+        public Copy sink(SinkRef sink) {
+            this.sink = sink;
             return this;
         }
 
@@ -100,6 +109,7 @@ public final class ScanSpecs {
                     .setSelect(select)
                     .setLowerPartition(lowerPartition)
                     .setUpperPartition(upperPartition)
+                    .setSink(sink == null ? null : SinkRefs.toWire(sink))
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .build();
         }

@@ -20,7 +20,8 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
     private final SinkRegistry sinks;
 
     public EntityBatchHandler(WorkerSettings settings) {
-        this(SinkRegistry.load(ref -> new WorkerSinkContext(ref, settings), settings.retry()));
+        this(SinkRegistry.load(ref -> new WorkerSinkContext(ref, settings), settings.retry(),
+                new TopicSink.Provider(settings.kafka())));
     }
 
     public EntityBatchHandler(SinkRegistry sinks) {
@@ -39,7 +40,7 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
             return new Result(List.of(), 0, 0, 0); // a scan without a sink: other consumers use the batches
         }
         List<Row> rows = Rows.of(batch);
-        int requests = sinks.sink(ref).write(rows, context);
+        int requests = sinks.sink(ref).write(rows, context, context);
         return new Result(List.of(), 0, rows.size(), requests);
     }
 

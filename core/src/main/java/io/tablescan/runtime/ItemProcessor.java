@@ -80,6 +80,14 @@ final class ItemProcessor<T extends SpecificRecord> {
                 }
                 out.add(new ProducerRecord<>(topic, ItemKind.key(emitted), value));
             }
+            for (ProducerRecord<byte[], byte[]> published : context.published()) {
+                // One the broker would refuse would fail the whole transaction again at every replay: fails its item.
+                if (published.value() != null && published.value().length > Topics.MAX_MESSAGE_BYTES - 65_536) {
+                    throw new IllegalStateException("a record for topic " + published.topic() + " is too large: "
+                            + published.value().length + " bytes");
+                }
+                out.add(published);
+            }
             return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null, counts(context));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

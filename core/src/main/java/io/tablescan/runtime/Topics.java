@@ -64,12 +64,18 @@ public final class Topics {
                     : Map.of("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES)));
             topics.add(topic);
         }
+        ensure(admin, topics, deadline);
+    }
+
+    /** Creates {@code topics} where missing and waits until every partition of them answers (see above). */
+    public static void ensure(Admin admin, List<NewTopic> topics, Duration deadline) {
+        List<String> names = topics.stream().map(NewTopic::name).toList();
         admin.createTopics(topics).values().forEach((name, future) -> {
             try {
                 future.get();
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage());
+                    throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage(), e.getCause());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -79,7 +85,7 @@ public final class Topics {
         long end = System.nanoTime() + deadline.toNanos();
         while (true) {
             try {
-                Map<String, TopicDescription> described = admin.describeTopics(namespace.topics()).allTopicNames().get();
+                Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get();
                 Map<TopicPartition, OffsetSpec> request = described.values().stream()
                         .flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
                         .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));

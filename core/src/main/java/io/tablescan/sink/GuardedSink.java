@@ -5,9 +5,13 @@ import io.micrometer.core.instrument.Metrics;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkException;
+import io.tablescan.spi.SinkOutput;
 import io.tablescan.table.RetryCounter;
 import io.tablescan.table.RetryPolicy;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -44,14 +48,32 @@ public final class GuardedSink implements AutoCloseable {
     }
 
     /**
-     * Writes rows of one partition, retrying transient failures and counting each retry in {@code counter}.
+     * Writes rows of one partition, retrying transient failures and counting each retry in {@code counter}; the
+     * records the successful attempt published go to {@code output} (a failed attempt's are dropped with it, so a
+     * retry does not publish them twice).
      *
      * @return the requests the write took
      * @throws FailedWriteException when it failed for good, with the attempts it took
      */
-    public int write(List<Row> rows, RetryCounter counter) {
+    public int write(List<Row> rows, RetryCounter counter, SinkOutput output) {
         prepare(counter);
-        return retried(counter, () -> sink.write(rows));
+        return retried(counter, () -> {
+            Attempt attempt = new Attempt();
+            int requests = sink.write(rows, attempt);
+            attempt.published.forEach(record -> record.accept(output));
+            return requests;
+        });
+    }
+
+    /** What one attempt published, handed on only if it succeeds. */
+    private static final class Attempt implements SinkOutput {
+        private final List<Consumer<SinkOutput>> published = new ArrayList<>();
+
+        @Override
+        public void publish(String topic, byte[] key, byte[] value, Map<String, byte[]> headers) {
+            Map<String, byte[]> copy = headers == null ? Map.of() : Map.copyOf(headers);
+            published.add(output -> output.publish(topic, key, value, copy));
+        }
     }
 
     @Override

@@ -6,6 +6,8 @@ import io.tablescan.spi.SinkException;
 import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.table.RetryPolicy;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -36,9 +38,11 @@ public final class SinkRegistry implements AutoCloseable {
         this.retry = retry;
     }
 
-    /** The providers on the class path of this worker. */
-    public static SinkRegistry load(Function<SinkRef, SinkContext> contexts, RetryPolicy retry) {
-        return new SinkRegistry(ServiceLoader.load(SinkProvider.class), contexts, retry);
+    /** The providers on the class path of this worker, and the worker's own {@code builtIn} ones. */
+    public static SinkRegistry load(Function<SinkRef, SinkContext> contexts, RetryPolicy retry, SinkProvider... builtIn) {
+        List<SinkProvider> providers = new ArrayList<>(List.of(builtIn));
+        ServiceLoader.load(SinkProvider.class).forEach(providers::add);
+        return new SinkRegistry(providers, contexts, retry);
     }
 
     /**

@@ -131,6 +131,48 @@ class WorkerRuntimeTest {
                 .satisfies(offsets -> assertThat(offsets.values().iterator().next().get(INPUT).offset()).isEqualTo(1));
     }
 
+    /** A handler that publishes one record to topic "rows" through its item's context, then fails if told to. */
+    static ItemHandler<PrefixQuery> publishing(boolean fail) {
+        return new ItemHandler<>() {
+            @Override
+            public Class<PrefixQuery> type() {
+                return PrefixQuery.class;
+            }
+
+            @Override
+            public Result handle(PrefixQuery item, ItemContext context) {
+                context.publish("rows", "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8),
+                        Map.of("h", "x".getBytes(StandardCharsets.UTF_8)));
+                if (fail) {
+                    throw new IllegalStateException("failed after publishing");
+                }
+                return new Result(List.of(), 1, 1, 1);
+            }
+        };
+    }
+
+    @Test
+    void recordsPublishedForAnItemAreSentInItsTransaction() {
+        runWith(runtime(publishing(false)), root());
+
+        assertThat(producer.transactionCommitted()).isTrue();
+        assertThat(sentTo("rows")).singleElement().satisfies(r -> {
+            assertThat(r.value()).isEqualTo("v".getBytes(StandardCharsets.UTF_8));
+            assertThat(DeadLetters.header(r.headers(), ItemContext.SCAN_ID_HEADER)).isEqualTo("scan-t");
+            assertThat(DeadLetters.header(r.headers(), "h")).isEqualTo("x");
+        });
+        assertThat(onlyEvent().getRowsWritten()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedItemsPublishedRecordsAreNotSent() {
+        runWith(runtime(publishing(true)), root());
+
+        assertThat(sentTo("rows")).isEmpty();
+        assertThat(sentTo(Namespace.DEFAULT.deadLetters())).hasSize(1);
+        assertThat(onlyEvent().getFailed().getPrefixQueries()).isEqualTo(1);
+    }
+
     @Test
     void theHandlerIsClosedWhenTheWorkerStops() {
         AtomicInteger closed = new AtomicInteger();

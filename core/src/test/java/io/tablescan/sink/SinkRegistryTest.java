@@ -7,12 +7,15 @@ import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkContext;
 import io.tablescan.spi.SinkException;
+import io.tablescan.spi.SinkOutput;
 import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.table.RetryCounter;
 import io.tablescan.table.RetryPolicy;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -45,8 +48,10 @@ class SinkRegistryTest {
         }
 
         @Override
-        public int write(List<Row> rows) {
-            writes.incrementAndGet();
+        public int write(List<Row> rows, SinkOutput output) {
+            int attempt = writes.incrementAndGet();
+            // Publishes before it may fail, as a sink that fails half-way would.
+            output.publish("out", null, ("attempt " + attempt).getBytes(StandardCharsets.UTF_8), Map.of());
             if (writeFailures > 0) {
                 writeFailures--;
                 throw failure;
@@ -61,6 +66,9 @@ class SinkRegistryTest {
     }
 
     final List<SinkRef> created = new ArrayList<>();
+    /** What the writes published, as the item's output got it. */
+    final List<String> published = Collections.synchronizedList(new ArrayList<>());
+    final SinkOutput output = (topic, key, value, headers) -> published.add(new String(value, StandardCharsets.UTF_8));
     final ScriptedSink sink = new ScriptedSink();
 
     SinkProvider provider(String type) {
@@ -120,8 +128,8 @@ class SinkRegistryTest {
         SinkRegistry registry = registry(provider("count"));
 
         GuardedSink first = registry.sink(ref("count", "a"));
-        first.write(ROWS, RetryCounter.NONE);
-        first.write(ROWS, RetryCounter.NONE);
+        first.write(ROWS, RetryCounter.NONE, output);
+        first.write(ROWS, RetryCounter.NONE, output);
         GuardedSink again = registry.sink(ref("count", "a"));
         registry.sink(ref("count", "b"));
 
@@ -139,7 +147,7 @@ class SinkRegistryTest {
             for (int i = 0; i < 16; i++) {
                 threads.submit(() -> {
                     start.await();
-                    return guarded.write(ROWS, RetryCounter.NONE);
+                    return guarded.write(ROWS, RetryCounter.NONE, output);
                 });
             }
             start.countDown();
@@ -153,7 +161,7 @@ class SinkRegistryTest {
         sink.writeFailures = 2;
         ItemCounts item = new ItemCounts();
 
-        int requests = registry(provider("count")).sink(ref("count", "a")).write(ROWS, item);
+        int requests = registry(provider("count")).sink(ref("count", "a")).write(ROWS, item, output);
 
         assertThat(requests).isEqualTo(1);
         assertThat(sink.writes).hasValue(3);
@@ -162,12 +170,31 @@ class SinkRegistryTest {
     }
 
     @Test
+    void onlyTheSuccessfulAttemptsRecordsArePublished() {
+        sink.writeFailures = 2;
+
+        registry(provider("count")).sink(ref("count", "a")).write(ROWS, RetryCounter.NONE, output);
+
+        assertThat(published).as("failed attempts' records dropped with them").containsExactly("attempt 3");
+    }
+
+    @Test
+    void aWriteThatFailsForGoodPublishesNothing() {
+        sink.writeFailures = 1;
+        sink.failure = SinkException.permanent("bad row");
+        GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
+
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE, output)).isInstanceOf(FailedWriteException.class);
+        assertThat(published).isEmpty();
+    }
+
+    @Test
     void throttledFailuresAreRetriedAndCountedAsThrottling() {
         sink.writeFailures = 1;
         sink.failure = SinkException.throttled("slow down", null);
         ItemCounts item = new ItemCounts();
 
-        registry(provider("count")).sink(ref("count", "a")).write(ROWS, item);
+        registry(provider("count")).sink(ref("count", "a")).write(ROWS, item, output);
 
         assertThat(sink.writes).hasValue(2);
         assertThat(item.retried).hasValue(1);
@@ -195,7 +222,7 @@ class SinkRegistryTest {
         sink.writeFailures = Integer.MAX_VALUE;
         GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
 
-        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE)).isInstanceOfSatisfying(FailedWriteException.class, e -> {
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE, output)).isInstanceOfSatisfying(FailedWriteException.class, e -> {
             assertThat(e.attempts()).isEqualTo(NO_WAIT.maxAttempts());
             assertThat(e.isTransient()).isTrue();
             assertThat(e.getMessage()).isEqualTo("busy (after 3 attempts)");
@@ -209,7 +236,7 @@ class SinkRegistryTest {
         sink.failure = SinkException.permanent("bad row");
         GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
 
-        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE)).isInstanceOfSatisfying(FailedWriteException.class,
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE, output)).isInstanceOfSatisfying(FailedWriteException.class,
                 e -> assertThat(e.attempts()).isEqualTo(1)).hasMessage("bad row");
         assertThat(sink.writes).hasValue(1);
     }
@@ -220,7 +247,7 @@ class SinkRegistryTest {
         sink.failure = new IllegalStateException("a bug in the sink");
         GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
 
-        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE, output)).isInstanceOf(IllegalStateException.class);
         assertThat(sink.writes).hasValue(1);
     }
 
@@ -229,10 +256,10 @@ class SinkRegistryTest {
         sink.prepareFailures = NO_WAIT.maxAttempts(); // every attempt of the first write's prepare fails
         GuardedSink guarded = registry(provider("count")).sink(ref("count", "a"));
 
-        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE)).isInstanceOf(FailedWriteException.class);
+        assertThatThrownBy(() -> guarded.write(ROWS, RetryCounter.NONE, output)).isInstanceOf(FailedWriteException.class);
         assertThat(sink.writes).as("no write before the sink is prepared").hasValue(0);
 
-        guarded.write(ROWS, RetryCounter.NONE);
+        guarded.write(ROWS, RetryCounter.NONE, output);
 
         assertThat(sink.prepares).hasValue(NO_WAIT.maxAttempts() + 1);
         assertThat(sink.writes).hasValue(1);

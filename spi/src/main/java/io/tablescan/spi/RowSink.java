@@ -15,11 +15,22 @@ public interface RowSink extends AutoCloseable {
     default void prepare() {}
 
     /**
-     * Writes rows of one partition (1 to 100, distinct row keys). Throws {@link SinkException} on failure.
+     * Writes rows of one partition (1 to 100, distinct row keys). Throws {@link SinkException} on failure. A sink
+     * implements this or {@link #write(List, SinkOutput)}.
      *
      * @return the requests it took to the target, for the scan's request counts
      */
-    int write(List<Row> rows);
+    default int write(List<Row> rows) {
+        throw new UnsupportedOperationException(getClass().getName() + " implements neither write method");
+    }
+
+    /**
+     * Writes rows of one partition like {@link #write(List)}, and may publish Kafka records for them through
+     * {@code output}, committed with the rows' work item (a sink that only publishes needs no other write).
+     */
+    default int write(List<Row> rows, SinkOutput output) {
+        return write(rows);
+    }
 
     /** Called once when the worker stops; a write abandoned at shutdown may still be running. */
     @Override
