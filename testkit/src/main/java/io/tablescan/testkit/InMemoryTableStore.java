@@ -2,6 +2,7 @@ package io.tablescan.testkit;
 
 import io.tablescan.azure.ODataFilter;
 import io.tablescan.spi.Continuation;
+import io.tablescan.spi.EdmType;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
 import io.tablescan.spi.PartitionRange;
@@ -12,6 +13,7 @@ import io.tablescan.spi.ScanQuery;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -46,6 +48,16 @@ public final class InMemoryTableStore implements TableStore {
 
         void put(Row row);
 
+        /** Puts a row the service wrote at {@code timestamp} (100 ns ticks); a generated table ignores the time. */
+        default void put(Row row, long timestamp) {
+            put(row);
+        }
+
+        /** The service's Timestamp of a row put with one, else null. */
+        default Long timestamp(Row row) {
+            return null;
+        }
+
         /** Every row in key order. */
         List<Row> all();
     }
@@ -58,6 +70,7 @@ public final class InMemoryTableStore implements TableStore {
     /** The default: every row in a concurrent sorted map. */
     private static final class MapRows implements Rows {
         private final NavigableMap<RowId, Row> rows = new ConcurrentSkipListMap<>(ORDER);
+        private final Map<RowId, Long> timestamps = new ConcurrentHashMap<>();
 
         @Override
         public Iterable<Row> from(String partitionKey, String rowKey) {
@@ -76,12 +89,25 @@ public final class InMemoryTableStore implements TableStore {
         }
 
         @Override
+        public void put(Row row, long timestamp) {
+            RowId id = new RowId(row.partitionKey(), row.rowKey());
+            timestamps.put(id, timestamp);
+            rows.put(id, row);
+        }
+
+        @Override
+        public Long timestamp(Row row) {
+            return timestamps.get(new RowId(row.partitionKey(), row.rowKey()));
+        }
+
+        @Override
         public List<Row> all() {
             return List.copyOf(rows.values());
         }
     }
 
     private final Map<String, Rows> tables = new ConcurrentHashMap<>();
+    private final AtomicLong lastWrite = new AtomicLong();
     private AccountPace pace = ScalabilityTargets.NONE.newPace();
     private final Adversary adversary;
     private final Random random;
@@ -115,6 +141,7 @@ public final class InMemoryTableStore implements TableStore {
         // only tell where to start and stop walking the sorted rows.
         Predicate<Row> filter = ODataPredicate.parse(ODataFilter.of(query, options.rowFilter()));
         Rows rows = existing(table);
+        boolean onTimestamp = options.rowFilter() != null && options.rowFilter().contains("Timestamp");
         RowId start = from != null
                 ? new RowId(from.nextPartitionKey(), from.nextRowKey() == null ? "" : from.nextRowKey())
                 : startOf(query);
@@ -125,7 +152,7 @@ public final class InMemoryTableStore implements TableStore {
             if (pastEnd(query, row.partitionKey())) {
                 break;
             }
-            if (!filter.test(row)) {
+            if (!filter.test(onTimestamp ? asFiltered(rows, row) : row)) {
                 continue;
             }
             if (page.size() == limit) {
@@ -156,8 +183,26 @@ public final class InMemoryTableStore implements TableStore {
         }
         pace.pace(batch);
         for (Row row : batch) {
-            rows.put(row);
+            rows.put(row, writeTime());
         }
+    }
+
+    /** Now in 100 ns ticks, and after every earlier write's: the service's clock as a filter on Timestamp sees it. */
+    private long writeTime() {
+        Instant now = Instant.now();
+        long ticks = now.getEpochSecond() * 10_000_000L + now.getNano() / 100;
+        return lastWrite.updateAndGet(last -> Math.max(last + 1, ticks));
+    }
+
+    /** The row as a filter sees it: with the service's Timestamp (never returned as a property of the row). */
+    private static Row asFiltered(Rows rows, Row row) {
+        Long timestamp = rows.timestamp(row);
+        if (timestamp == null) {
+            return row; // a generated table's: no Timestamp, so no filter on it matches
+        }
+        List<RowProperty> properties = new ArrayList<>(row.properties());
+        properties.add(new RowProperty("Timestamp", EdmType.DATETIME, timestamp));
+        return new Row(row.partitionKey(), row.rowKey(), properties);
     }
 
     @Override
