@@ -16,6 +16,8 @@ import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.internals.Topic;
 
 /**
  * Sink type {@value #TYPE}: one Kafka record per row on the topic the reference names (created if missing, with
@@ -65,7 +67,16 @@ final class TopicSink implements RowSink {
 
         @Override
         public RowSink create(SinkContext context) {
-            return new TopicSink(kafka, context.ref().target());
+            String topic = context.ref().target();
+            try {
+                Topic.validate(topic);
+            } catch (InvalidTopicException e) {
+                throw SinkException.permanent("not a Kafka topic name: " + e.getMessage());
+            }
+            if (kafka.namespace().topics().contains(topic)) { // rows in a work-item topic would be poison there
+                throw SinkException.permanent("topic " + topic + " is one of tablescan's own");
+            }
+            return new TopicSink(kafka, topic);
         }
     }
 }
