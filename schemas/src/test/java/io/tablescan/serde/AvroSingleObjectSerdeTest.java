@@ -49,7 +49,7 @@ class AvroSingleObjectSerdeTest {
 
     @Test
     void picksTheRecordTypeFromTheFingerprint() {
-        PrefixQuery query = new PrefixQuery("id", spec(), new KeyBound("a", false), null, "b", 3);
+        PrefixQuery query = new PrefixQuery("id", spec(), new KeyBound("a", false), null, "b", 3, null);
         assertThat(deserializer.deserialize("t", serializer.serialize("t", query))).isEqualTo(query);
     }
 
@@ -60,7 +60,7 @@ class AvroSingleObjectSerdeTest {
         byte[] unknown = {(byte) 0xC3, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0};
         assertThatThrownBy(() -> deserializer.deserialize("t", unknown))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("unknown schema");
-        byte[] valid = serializer.serialize("t", new PrefixQuery("id", spec(), null, null, null, 0));
+        byte[] valid = serializer.serialize("t", new PrefixQuery("id", spec(), null, null, null, 0, null));
         byte[] truncated = Arrays.copyOf(valid, 14);
         assertThatThrownBy(() -> deserializer.deserialize("t", truncated))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("corrupt");
