@@ -1,12 +1,10 @@
 package io.tablescan.cli;
 
-import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -85,17 +83,7 @@ final class CopyCommand implements Callable<Integer> {
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome;
-            if (kafka != null) { // a namespace of its own: no other scan's items, and its items for no other worker
-                try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
-                    outcome = CopyRun.run(own.kafka(), accounts, spec, printer, Duration.ofDays(7), interrupt);
-                }
-            } else {
-                try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-                    outcome = CopyRun.run(KafkaSettings.of(broker.bootstrapServers()), accounts, spec, printer,
-                            Duration.ofDays(7), interrupt);
-                }
-            }
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, printer, interrupt);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
             }
@@ -103,7 +91,8 @@ final class CopyCommand implements Callable<Integer> {
         }
     }
 
-    private static TableStore store(Accounts configured, String side, String connectionString, String alias) {
+    /** The store of one side, given by exactly one of a connection string and an alias. */
+    static TableStore store(Accounts configured, String side, String connectionString, String alias) {
         if ((connectionString == null) == (alias == null)) {
             throw new UserError(UserError.USAGE, "give one of --" + side + "-connection-string and --" + side + "-account");
         }

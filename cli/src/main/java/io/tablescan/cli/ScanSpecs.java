@@ -32,7 +32,17 @@ public final class ScanSpecs {
         return new Copy();
     }
 
-    /** The parts of a copy scan's spec, for {@link #copy()}. */
+    /**
+     * The spec of a new count: {@code ScanSpecs.count().from(source).build()}; its readers read the keys only and
+     * emit no entity batches (see {@link ScanSpec#getCount()}).
+     */
+    public static Copy count() {
+        Copy count = new Copy();
+        count.count = true;
+        return count;
+    }
+
+    /** The parts of a scan's spec, for {@link #copy()} and {@link #count()}. */
     public static final class Copy {
         private TableRef source;
         private TableRef destination;
@@ -42,6 +52,7 @@ public final class ScanSpecs {
         private List<String> select;
         private String lowerPartition;
         private String upperPartition;
+        private boolean count;
 
         private Copy() {}
 
@@ -100,6 +111,7 @@ public final class ScanSpecs {
                     .setSelect(select)
                     .setLowerPartition(lowerPartition)
                     .setUpperPartition(upperPartition)
+                    .setCount(count)
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .build();
         }
