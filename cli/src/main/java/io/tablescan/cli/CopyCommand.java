@@ -14,14 +14,8 @@ import picocli.CommandLine.Option;
         description = "Copies a table into another (created if missing) with all three workers in this process. "
                 + "Exit 0 only if the scan completes with no failures.")
 final class CopyCommand implements Callable<Integer> {
-    @Option(names = "--source-connection-string", paramLabel = "CS", description = "Connection string of the source "
-            + "account. Prefer --source-account: a command line is visible to every user of the machine (ps).")
-    String sourceConnectionString;
-
-    @Option(names = "--source-account", paramLabel = "ALIAS",
-            description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_* (connection string, "
-                    + "endpoint with SAS token, or endpoint alone for Entra ID).")
-    String sourceAccount;
+    @Mixin
+    SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
     @Option(names = "--source-table", required = true, paramLabel = "TABLE",
             description = "The table to copy; it must exist.")
@@ -54,7 +48,7 @@ final class CopyCommand implements Callable<Integer> {
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
         Accounts configured = Accounts.fromEnvironment(); // one store (and credential) per alias
-        TableStore source = store(configured, "source", sourceConnectionString, sourceAccount);
+        TableStore source = sourceAccount.store(configured);
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
         Checks.notTheSource(source, sourceTable, dest, destTable);
@@ -71,7 +65,7 @@ final class CopyCommand implements Callable<Integer> {
             Checks.kafkaReachable(cluster);
         }
         // The scan names the accounts as the user did: by alias, or "source"/"destination" for connection strings.
-        String sourceName = sourceAccount != null ? sourceAccount : "source";
+        String sourceName = sourceAccount.name();
         String destName = destAccount != null ? destAccount : dest == source ? sourceName : "destination";
         if (sourceName.equalsIgnoreCase(destName) && dest != source) { // two accounts that one name would confuse
             sourceName = "source";

@@ -17,14 +17,8 @@ import picocli.CommandLine.Option;
                 + "like copy's that reads the keys only and writes nothing, with all three workers in this process. "
                 + "Exit 0 only if the scan completes with no failures (then the count is exact).")
 final class CountCommand implements Callable<Integer> {
-    @Option(names = "--source-connection-string", paramLabel = "CS", description = "Connection string of the "
-            + "account. Prefer --source-account: a command line is visible to every user of the machine (ps).")
-    String sourceConnectionString;
-
-    @Option(names = "--source-account", paramLabel = "ALIAS",
-            description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_* (connection string, "
-                    + "endpoint with SAS token, or endpoint alone for Entra ID).")
-    String sourceAccount;
+    @Mixin
+    SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
     @Option(names = "--source-table", required = true, paramLabel = "TABLE",
             description = "The table to count; it must exist.")
@@ -50,14 +44,13 @@ final class CountCommand implements Callable<Integer> {
         scan.validate();
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
-        TableStore source = CopyCommand.store(Accounts.fromEnvironment(), "source", sourceConnectionString,
-                sourceAccount);
+        TableStore source = sourceAccount.store(Accounts.fromEnvironment());
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), null);
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
         }
-        String sourceName = sourceAccount != null ? sourceAccount : "source";
+        String sourceName = sourceAccount.name();
         Accounts accounts = new Accounts(name -> null).register(sourceName, source);
         ScanSpec spec = scan.applyTo(ScanSpecs.count().from(new TableRef(sourceName, sourceTable))).build();
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
