@@ -21,9 +21,9 @@ public final class CopyRun {
     public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
 
     /**
-     * Runs the scan on the cluster {@code kafka} in a namespace of its own (no other scan's items, and its items
-     * for no other worker), or on an embedded broker when {@code kafka} is null: either way, the scan's record
-     * ends with the command.
+     * Runs the scan on {@code cluster} in a namespace of its own (no other scan's items, and its items for no
+     * other worker), or on an embedded broker when {@code cluster} is null: either way, the scan's record ends
+     * with the command.
      */
     static Outcome runHere(KafkaSettings cluster, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Interrupt interrupt) {

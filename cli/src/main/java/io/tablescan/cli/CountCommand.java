@@ -60,7 +60,8 @@ final class CountCommand implements Callable<Integer> {
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the count did not finish ("
-                        + ProgressPrinter.countLine(totals) + " when stopped); nothing was changed");
+                        + ProgressPrinter.plural(totals.rowsRead(), "row") + " in "
+                        + ProgressPrinter.plural(totals.partitions(), "partition") + " counted when stopped)");
             }
             int code = printer.summary(totals);
             if (json) {

@@ -12,7 +12,8 @@ import java.util.List;
  * empty page's continuation lands inside one). The item that reads a partition's first selected row counts
  * it. An item tells that from its first row and its {@code continued} partition: the PartitionKey its range
  * starts inside after a row of it was read before the range (null: none), which every hand-off carries on.
- * Pure: a replayed item counts the same, and its count is committed once with its event.
+ * Pure: an item's count depends on its own record and rows only, and is committed once, with the item's event
+ * (the transaction of a delivery that is replayed aborts, and its event with it).
  */
 public final class PartitionCount {
     private PartitionCount() {}
