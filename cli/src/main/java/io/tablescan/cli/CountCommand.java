@@ -8,11 +8,13 @@ import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
-@Command(name = "count", mixinStandardHelpOptions = true,
+@Command(name = "count", mixinStandardHelpOptions = true, modelTransformer = CountCommand.KeysOnly.class,
         description = "Counts the rows and partitions of a table, or of the rows the options select, exactly: a scan "
                 + "like copy's that reads the keys only and writes nothing, with all three workers in this process. "
                 + "Exit 0 only if the scan completes with no failures (then the count is exact).")
@@ -38,9 +40,6 @@ final class CountCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
-        if (scan.select != null) {
-            throw new UserError(UserError.USAGE, "count reads the keys only: --select does not apply");
-        }
         scan.validate();
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
@@ -68,6 +67,14 @@ final class CountCommand implements Callable<Integer> {
                 System.out.println(json(totals));
             }
             return code;
+        }
+    }
+
+    /** A count reads the keys only: the shared row options without --select, which would choose properties. */
+    static final class KeysOnly implements CommandLine.IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            return spec.remove(spec.findOption("--select"));
         }
     }
 
