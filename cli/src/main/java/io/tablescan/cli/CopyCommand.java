@@ -1,12 +1,10 @@
 package io.tablescan.cli;
 
-import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,14 +14,8 @@ import picocli.CommandLine.Option;
         description = "Copies a table into another (created if missing) with all three workers in this process. "
                 + "Exit 0 only if the scan completes with no failures.")
 final class CopyCommand implements Callable<Integer> {
-    @Option(names = "--source-connection-string", paramLabel = "CS", description = "Connection string of the source "
-            + "account. Prefer --source-account: a command line is visible to every user of the machine (ps).")
-    String sourceConnectionString;
-
-    @Option(names = "--source-account", paramLabel = "ALIAS",
-            description = "Or an account alias: credentials from TABLESCAN_ACCOUNT_<ALIAS>_* (connection string, "
-                    + "endpoint with SAS token, or endpoint alone for Entra ID).")
-    String sourceAccount;
+    @Mixin
+    SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
     @Option(names = "--source-table", required = true, paramLabel = "TABLE",
             description = "The table to copy; it must exist.")
@@ -56,7 +48,7 @@ final class CopyCommand implements Callable<Integer> {
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
         Accounts configured = Accounts.fromEnvironment(); // one store (and credential) per alias
-        TableStore source = store(configured, "source", sourceConnectionString, sourceAccount);
+        TableStore source = sourceAccount.store(configured);
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
         Checks.notTheSource(source, sourceTable, dest, destTable);
@@ -73,7 +65,7 @@ final class CopyCommand implements Callable<Integer> {
             Checks.kafkaReachable(cluster);
         }
         // The scan names the accounts as the user did: by alias, or "source"/"destination" for connection strings.
-        String sourceName = sourceAccount != null ? sourceAccount : "source";
+        String sourceName = sourceAccount.name();
         String destName = destAccount != null ? destAccount : dest == source ? sourceName : "destination";
         if (sourceName.equalsIgnoreCase(destName) && dest != source) { // two accounts that one name would confuse
             sourceName = "source";
@@ -85,17 +77,7 @@ final class CopyCommand implements Callable<Integer> {
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome;
-            if (kafka != null) { // a namespace of its own: no other scan's items, and its items for no other worker
-                try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
-                    outcome = CopyRun.run(own.kafka(), accounts, spec, printer, Duration.ofDays(7), interrupt);
-                }
-            } else {
-                try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-                    outcome = CopyRun.run(KafkaSettings.of(broker.bootstrapServers()), accounts, spec, printer,
-                            Duration.ofDays(7), interrupt);
-                }
-            }
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, printer, interrupt);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
             }
@@ -103,7 +85,8 @@ final class CopyCommand implements Callable<Integer> {
         }
     }
 
-    private static TableStore store(Accounts configured, String side, String connectionString, String alias) {
+    /** The store of one side, given by exactly one of a connection string and an alias. */
+    static TableStore store(Accounts configured, String side, String connectionString, String alias) {
         if ((connectionString == null) == (alias == null)) {
             throw new UserError(UserError.USAGE, "give one of --" + side + "-connection-string and --" + side + "-account");
         }

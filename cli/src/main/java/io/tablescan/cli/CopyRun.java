@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.control.ScanCanceller;
 import io.tablescan.control.ScanStarter;
+import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.metrics.MetricsServer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
@@ -18,6 +19,24 @@ public final class CopyRun {
 
     /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
     public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
+
+    /**
+     * Runs the scan on {@code cluster} in a namespace of its own (no other scan's items, and its items for no
+     * other worker), or on an embedded broker when {@code cluster} is null: either way, the scan's record ends
+     * with the command.
+     */
+    static Outcome runHere(KafkaSettings cluster, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
+            Interrupt interrupt) {
+        if (cluster != null) {
+            try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
+                return run(own.kafka(), accounts, spec, printer, Duration.ofDays(7), interrupt);
+            }
+        }
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            return run(KafkaSettings.of(broker.bootstrapServers()), accounts, spec, printer, Duration.ofDays(7),
+                    interrupt);
+        }
+    }
 
     static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Duration timeout) {

@@ -71,7 +71,8 @@ public final class ProgressPrinter {
     void progressHeader(ScanSpec spec) {
         sinceMillis = clock.getAsLong();
         out.printf("scan %s: %s -> %s, page size %d%n", spec.getScanId(), spec.getSource().getTable(),
-                spec.getDestination() == null ? "(no destination)" : spec.getDestination().getTable(), spec.getPageSize());
+                spec.getCount() ? "(count)" : spec.getDestination() == null ? "(no destination)"
+                        : spec.getDestination().getTable(), spec.getPageSize());
     }
 
     void progress(ScanTotals t) {
@@ -153,16 +154,52 @@ public final class ProgressPrinter {
             draw(t, clock.getAsLong());
             endLine();
         }
+        if (t.spec() != null && t.spec().getCount()) {
+            return countSummary(t);
+        }
         out.printf("scan %s %s%n", t.scanId(), describe(t));
         if (t.spec() != null) {
             out.printf("  tables:        %s/%s -> %s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable(),
                     t.spec().getDestination() == null ? "(none)"
                             : t.spec().getDestination().getAccount() + "/" + t.spec().getDestination().getTable());
         }
-        out.printf("  rows read:     %,d%n", t.rowsRead());
+        out.printf("  rows read:     %,d in %s%n", t.rowsRead(), plural(t.partitions(), "partition"));
         out.printf("  rows written:  %,d%n", t.rowsWritten());
         out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
         out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
+        work(t);
+        if (t.complete() && t.spec() != null) {
+            out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
+                    nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
+        }
+        errors(t);
+        return exitCode(t);
+    }
+
+    /** A count's summary: its scan, then the count itself on the last line (exact only when completed). */
+    private int countSummary(ScanTotals t) {
+        out.printf("scan %s %s%n", t.scanId(), describe(t));
+        out.printf("  table:         %s/%s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable());
+        out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
+        out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
+        work(t);
+        errors(t);
+        out.println(countLine(t));
+        return exitCode(t);
+    }
+
+    /** "1,237 rows in 412 partitions" when exact; what was counted so far when not. */
+    static String countLine(ScanTotals t) {
+        String count = plural(t.rowsRead(), "row") + " in " + plural(t.partitions(), "partition");
+        return t.state() == ScanState.COMPLETED ? count : "not exact (the count did not complete): at least " + count;
+    }
+
+    static String plural(long n, String noun) {
+        return String.format("%,d %s%s", n, noun, n == 1 ? "" : "s");
+    }
+
+    /** The scan's items and requests. */
+    private void work(ScanTotals t) {
         out.printf("  items:         %,d prefix queries, %,d partition queries, %,d entity batches (deepest chain %d)%n",
                 t.done(ItemKind.PREFIX_QUERY), t.done(ItemKind.PARTITION_QUERY), t.done(ItemKind.ENTITY_BATCH),
                 t.maxDepth());
@@ -170,17 +207,15 @@ public final class ProgressPrinter {
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
         out.printf("  requests:      %,d reads of the source, %,d writes to the destination; %,d retried (%,d throttled)%n",
                 t.readRequests(), t.writeRequests(), t.retries(), t.throttles());
-        if (t.complete() && t.spec() != null) {
-            out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
-                    nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
-        }
+    }
+
+    private void errors(ScanTotals t) {
         for (String error : t.errors()) {
             out.println("  error:         " + error);
         }
         if (t.itemsFailed() > 0) {
             out.println("  " + failureHint(t));
         }
-        return exitCode(t);
     }
 
     /** What to do about failed items, with commands that work where this scan ran. */
@@ -188,6 +223,9 @@ public final class ProgressPrinter {
         String id = t.scanId();
         String kafka = hints.kafka();
         String failed = String.format("%,d failed items", t.itemsFailed());
+        if (hints.inProcess() && t.spec() != null && t.spec().getCount()) {
+            return failed + ": fix the cause (errors above), then count again";
+        }
         if (hints.inProcess()) { // this command's record of the failures ends with it
             return failed + ": fix the cause (errors above), then run the same copy again: it is idempotent "
                     + "(rows already copied are rewritten, not duplicated)";

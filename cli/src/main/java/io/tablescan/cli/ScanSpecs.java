@@ -34,7 +34,17 @@ public final class ScanSpecs {
         return new Copy();
     }
 
-    /** The parts of a copy scan's spec, for {@link #copy()}. */
+    /**
+     * The spec of a new count: {@code ScanSpecs.count().from(source).build()}; its readers read the keys only and
+     * emit no entity batches (see {@link ScanSpec#getCount()}).
+     */
+    public static Copy count() {
+        Copy count = new Copy();
+        count.count = true;
+        return count;
+    }
+
+    /** The parts of a scan's spec, for {@link #copy()} and {@link #count()}. */
     public static final class Copy {
         private TableRef source;
         private TableRef destination;
@@ -45,6 +55,7 @@ public final class ScanSpecs {
         private String lowerPartition;
         private String upperPartition;
         private SinkRef sink;
+        private boolean count;
 
         private Copy() {}
 
@@ -110,6 +121,7 @@ public final class ScanSpecs {
                     .setLowerPartition(lowerPartition)
                     .setUpperPartition(upperPartition)
                     .setSink(sink == null ? null : SinkRefs.toWire(sink))
+                    .setCount(count)
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .build();
         }

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 /** ./tablescan: the entry point. User mistakes print one line and exit non-zero; never a stack trace. */
 @Command(name = "tablescan", mixinStandardHelpOptions = true, version = "tablescan 0.1.0",
         description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
-        subcommands = {DemoCommand.class, CopyCommand.class, StartCommand.class, StatusCommand.class,
+        subcommands = {DemoCommand.class, CopyCommand.class, CountCommand.class, StartCommand.class, StatusCommand.class,
             FailuresCommand.class, RetryCommand.class, CancelCommand.class, WorkerCommand.class, LedgerCommand.class,
             BrokerCommand.class, SampleCommand.class, BenchPlaceholder.class, HealthCommand.class, TestCommand.class})
 public final class TablescanCommand {

@@ -89,6 +89,35 @@ class ProgressPrinterTest {
         assertThat(lastFrame).contains("[########################] 100%").contains("1,000 rows").endsWith("\n");
     }
 
+    /** A count seeded at T0: the root read 1,237 rows, whose first rows of 412 partitions; a partition query failed or not. */
+    static ScanTotals count(boolean failed) {
+        ScanSpec spec = ScanSpecs.count().from(new TableRef("source", "Packages")).build();
+        spec.setScanId("c1");
+        spec.setCreatedAtMillis(T0);
+        ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("c1").started(spec).emitted(ItemKind.PREFIX_QUERY)));
+        ScanEventBuilder root = new ScanEventBuilder("c1").done(ItemKind.PREFIX_QUERY, 0,
+                new ItemHandler.Result(List.of(), 1_237, 0, 3, 412)).emitted(ItemKind.PARTITION_QUERY);
+        s = ScanFold.apply(s, at(T0 + 500, root));
+        ScanEventBuilder rest = failed ? new ScanEventBuilder("c1").failed(ItemKind.PARTITION_QUERY, "boom")
+                : new ScanEventBuilder("c1").done(ItemKind.PARTITION_QUERY, 1, new ItemHandler.Result(List.of(), 0, 0, 1));
+        return new ScanTotals("c1", ScanFold.apply(s, at(T0 + 1_000, rest)));
+    }
+
+    @Test
+    void aCountEndsWithItsResultExactOnlyWhenCompleted() {
+        assertThat(printer(false).summary(count(false))).isZero();
+        assertThat(out()).contains("scan c1 completed", "  table:         source/Packages")
+                .doesNotContain("rows written", "next --since").endsWith("1,237 rows in 412 partitions\n");
+        assertThat(CountCommand.json(count(false))).isEqualTo("{\"scanId\":\"c1\",\"table\":\"Packages\","
+                + "\"state\":\"COMPLETED\",\"exact\":true,\"rows\":1237,\"partitions\":412}");
+
+        bytes.reset();
+        assertThat(printer(false).summary(count(true))).isEqualTo(UserError.FAILED);
+        assertThat(out()).contains("1 failed items: fix the cause (errors above), then count again")
+                .endsWith("not exact (the count did not complete): at least 1,237 rows in 412 partitions\n");
+        assertThat(ProgressPrinter.plural(1, "partition")).isEqualTo("1 partition");
+    }
+
     @Test
     void aRateShowsFromTheFirstSecondsOfACopy() {
         printer(false).progress(new ScanTotals("s1", running()));

@@ -2,6 +2,7 @@ package io.tablescan.items;
 
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.scanner.PageReader;
+import io.tablescan.scanner.PartitionCount;
 import io.tablescan.scanner.StepResult;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.spi.QueryOptions;
@@ -15,19 +16,29 @@ import org.apache.avro.specific.SpecificRecord;
 public final class StepItems {
     private StepItems() {}
 
-    /** One page per call from the scan's source table, with the scan's page size, projection and filter. */
+    /**
+     * One page per call from the scan's source table, with the scan's page size, projection and filter. A count
+     * reads the keys only: an empty projection, to which every store adds PartitionKey and RowKey.
+     */
     public static PageReader reader(TableStore source, ScanSpec spec) {
-        QueryOptions options = new QueryOptions(spec.getPageSize(), spec.getSelect(), spec.getRowFilter());
+        QueryOptions options = new QueryOptions(spec.getPageSize(), spec.getCount() ? List.of() : spec.getSelect(),
+                spec.getRowFilter());
         String table = spec.getSource().getTable();
         return (query, from) -> source.query(table, query, options, from);
     }
 
-    /** The step's rows as entity batches, and its handed-off work as items one level deeper. */
-    public static ItemHandler.Result result(ScanSpec spec, StepResult step, int depth) {
-        List<SpecificRecord> emitted = new ArrayList<>(EntityBatcher.batches(spec, step.rows()));
+    /**
+     * The step's rows as entity batches (none for a count: the event's rows and partitions are its result), and
+     * its handed-off work as items one level deeper. {@code continued}: the item's, see {@link PartitionCount}.
+     */
+    public static ItemHandler.Result result(ScanSpec spec, StepResult step, int depth, String continued) {
+        List<SpecificRecord> emitted = new ArrayList<>(
+                spec.getCount() ? List.of() : EntityBatcher.batches(spec, step.rows()));
         for (ScanQuery handoff : step.handoffs()) {
-            emitted.add(WorkItems.item(spec, handoff, depth + 1));
+            emitted.add(WorkItems.item(spec, handoff, depth + 1,
+                    PartitionCount.continuedBy(handoff, continued, step.rows())));
         }
-        return new ItemHandler.Result(emitted, step.rows().size(), 0, step.requests());
+        return new ItemHandler.Result(emitted, step.rows().size(), 0, step.requests(),
+                PartitionCount.counted(continued, step.rows()));
     }
 }

@@ -14,7 +14,6 @@ import org.apache.avro.specific.SpecificRecord;
 public final class WorkItems {
     private WorkItems() {}
 
-    /** The item that starts a scan: its whole key space. */
     /** The scan's first item: its whole key range, the PartitionKey bounds of its spec (none: the table). */
     public static PrefixQuery root(ScanSpec spec) {
         String lower = spec.getLowerPartition();
@@ -23,13 +22,18 @@ public final class WorkItems {
     }
 
     public static SpecificRecord item(ScanSpec spec, ScanQuery query, int depth) {
+        return item(spec, query, depth, null);
+    }
+
+    /** The item of {@code query}; {@code continued}: the partition its range goes on with (see PartitionCount). */
+    public static SpecificRecord item(ScanSpec spec, ScanQuery query, int depth, String continued) {
         return switch (query) {
             case KeyRange r -> new PrefixQuery(
                     ItemIds.of(spec.getScanId(), "prefix", text(r.lower()), text(r.lowerRow()), r.upper()),
-                    spec, avro(r.lower()), avro(r.lowerRow()), r.upper(), depth);
+                    spec, avro(r.lower()), avro(r.lowerRow()), r.upper(), depth, continued);
             case PartitionRange p -> new PartitionQuery(
                     ItemIds.of(spec.getScanId(), "partition", p.partitionKey(), text(p.rowLower())),
-                    spec, p.partitionKey(), avro(p.rowLower()), depth);
+                    spec, p.partitionKey(), avro(p.rowLower()), depth, continued);
         };
     }
 

@@ -15,6 +15,10 @@ public interface ItemHandler<T extends SpecificRecord> {
     /** Releases what the handler holds (the copy-worker's sinks) when its worker stops. */
     default void close() {}
 
-    /** The items to emit and what the step did. */
-    record Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests) {}
+    /** The items to emit and what the step did; {@code partitions}: those whose first selected row it read. */
+    record Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests, long partitions) {
+        public Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests) {
+            this(emitted, rowsRead, rowsWritten, requests, 0);
+        }
+    }
 }

@@ -18,6 +18,7 @@ public final class ScanEventBuilder {
     private boolean cancelled;
     private long rowsRead;
     private long rowsWritten;
+    private long partitions;
     private long requests;
     private long writeRequests;
     private long retries;
@@ -44,6 +45,7 @@ public final class ScanEventBuilder {
         maxDepth = Math.max(maxDepth, depth);
         rowsRead += result.rowsRead();
         rowsWritten += result.rowsWritten();
+        partitions += result.partitions();
         requests += result.requests();
         if (kind == ItemKind.ENTITY_BATCH) { // the only kind that writes; the others read the source
             writeRequests += result.requests();
@@ -86,7 +88,7 @@ public final class ScanEventBuilder {
     public ScanEvent build() {
         return new ScanEvent(scanId, System.currentTimeMillis(), startedSpec, counts(emitted), counts(done),
                 counts(failed), rowsRead, rowsWritten, requests, maxDepth, firstError, counts(skipped),
-                counts(retried), cancelled, retries, throttles, writeRequests);
+                counts(retried), cancelled, retries, throttles, writeRequests, partitions);
     }
 
     private static ItemCounts counts(Map<ItemKind, Integer> byKind) {

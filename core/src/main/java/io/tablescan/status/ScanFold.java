@@ -33,6 +33,7 @@ public final class ScanFold {
         s.setRetriedItems(s.getRetriedItems() + sum(event.getRetried()));
         s.setRowsRead(s.getRowsRead() + event.getRowsRead());
         s.setRowsWritten(s.getRowsWritten() + event.getRowsWritten());
+        s.setPartitions(s.getPartitions() + event.getPartitions());
         s.setRequests(s.getRequests() + event.getRequests());
         s.setWriteRequests(s.getWriteRequests() + event.getWriteRequests());
         s.setRetries(s.getRetries() + event.getRetries());

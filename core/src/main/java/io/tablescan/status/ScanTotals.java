@@ -84,6 +84,11 @@ public final class ScanTotals {
         return status == null ? 0 : status.getRowsWritten();
     }
 
+    /** Partitions with selected rows read: exact once the scan is complete. */
+    public long partitions() {
+        return status == null ? 0 : status.getPartitions();
+    }
+
     public long rowsCopied() {
         return status == null ? 0 : ScanFold.rowsCopied(status);
     }

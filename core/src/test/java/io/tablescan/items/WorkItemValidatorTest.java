@@ -37,7 +37,7 @@ class WorkItemValidatorTest {
     }
 
     static PrefixQuery prefix(ScanSpec spec, KeyBound lower, KeyBound lowerRow, String upper) {
-        return new PrefixQuery("prefix-x", spec, lower, lowerRow, upper, 0);
+        return new PrefixQuery("prefix-x", spec, lower, lowerRow, upper, 0, null);
     }
 
     static EntityBatch batch(int rows) {

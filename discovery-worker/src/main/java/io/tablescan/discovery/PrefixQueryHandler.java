@@ -35,6 +35,6 @@ public final class PrefixQueryHandler implements ItemHandler<PrefixQuery> {
         StepResult step = spec.getStrategy() == ScanStrategy.SERIAL
                 ? SerialStep.run(range, spec.getPageBudget(), reader)
                 : PrefixStep.run(range, spec.getPageBudget(), reader);
-        return StepItems.result(spec, step, item.getDepth());
+        return StepItems.result(spec, step, item.getDepth(), item.getContinuedPartition());
     }
 }

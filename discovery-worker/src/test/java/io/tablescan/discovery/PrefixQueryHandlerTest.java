@@ -172,6 +172,41 @@ class PrefixQueryHandlerTest {
     }
 
     @Test
+    void thePartitionQueryOfAPageEndingInsideAPartitionCarriesThatPartitionAsCounted() {
+        // The first page of 10 rows: the 6 odd keys below "big", then 4 rows of "big".
+        Result result = handler.handle(WorkItems.root(SPEC), context);
+
+        assertThat(result.partitions()).isEqualTo(7);
+        assertThat(emitted(result, PartitionQuery.class)).singleElement().satisfies(q -> {
+            assertThat(q.getPartitionKey()).isEqualTo("big");
+            assertThat(q.getContinuedPartition()).isEqualTo("big");
+        });
+        assertThat(emitted(result, PrefixQuery.class)).isNotEmpty()
+                .allSatisfy(q -> assertThat(q.getContinuedPartition()).isNull());
+    }
+
+    @Test
+    void aCountEmitsNoBatchesAndItsSerialChainCountsEachPartitionOnce() {
+        for (long seed = 0; seed <= 5; seed++) {
+            Adversary adversary = seed == 0 ? Adversary.NONE : new Adversary(seed, 0.3, 0.2, 0.5);
+            PrefixQueryHandler adversarial = handler(table(adversary));
+            PrefixQuery item = root(b -> b.setStrategy(ScanStrategy.SERIAL).setCount(true).setDestination(null));
+            long rows = 0;
+            long partitions = 0;
+            while (item != null) {
+                Result result = adversarial.handle(item, context);
+                assertThat(result.emitted()).as("seed %d", seed).noneMatch(EntityBatch.class::isInstance);
+                rows += result.rowsRead();
+                partitions += result.partitions();
+                List<PrefixQuery> next = emitted(result, PrefixQuery.class);
+                item = next.isEmpty() ? null : next.getFirst();
+            }
+            assertThat(rows).as("seed %d", seed).isEqualTo(163);
+            assertThat(partitions).as("seed %d: 8 odd keys, 40 small partitions and big", seed).isEqualTo(49);
+        }
+    }
+
+    @Test
     void theSerialStrategyReadsItsBudgetAndHandsOffOneRemainder() {
         List<String> read = new ArrayList<>();
         PrefixQuery item = root(b -> b.setStrategy(ScanStrategy.SERIAL));

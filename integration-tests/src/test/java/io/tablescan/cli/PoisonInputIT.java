@@ -67,12 +67,12 @@ class PoisonInputIT {
                 expectedReasons.add(topic + ": bad header");
                 expectedReasons.add(topic + ": unknown schema fingerprint");
             }
-            send(producer, avro, new PrefixQuery("p0", poisonSpec("azurite", "poisoncopy", 0), null, null, null, 0));
+            send(producer, avro, new PrefixQuery("p0", poisonSpec("azurite", "poisoncopy", 0), null, null, null, 0, null));
             expectedReasons.add(Namespace.DEFAULT.prefixQueries() + ": page size must be 1 to 1000");
             send(producer, avro, new PrefixQuery("p1", poisonSpec("azurite", "poisoncopy", 10),
-                    new KeyBound("b", true), null, "a", 0));
+                    new KeyBound("b", true), null, "a", 0, null));
             expectedReasons.add(Namespace.DEFAULT.prefixQueries() + ": is not below upper bound");
-            send(producer, avro, new PartitionQuery("p2", poisonSpec("nosuch", "poisoncopy", 10), "pk", null, 0));
+            send(producer, avro, new PartitionQuery("p2", poisonSpec("nosuch", "poisoncopy", 10), "pk", null, 0, null));
             expectedReasons.add(Namespace.DEFAULT.partitionQueries() + ": unknown account alias 'nosuch'");
             Entity entity = new Entity("r", List.of(new Property("v", EdmType.INT32, 1)));
             send(producer, avro, new EntityBatch("p3", poisonSpec("azurite", "x", 10), "pk", List.of(entity)));

@@ -187,4 +187,16 @@ class ScanLedgerTest {
         assertThat(totals.readRequests()).isEqualTo(3);
         assertThat(totals.writeRequests()).isEqualTo(4);
     }
+
+    @Test
+    void partitionsAreSummedFromTheItemsThatCountedThem() {
+        send(at(1_000, new ScanEventBuilder("c").started(spec("c")).emitted(ItemKind.PREFIX_QUERY)));
+        send(at(2_000, new ScanEventBuilder("c").done(ItemKind.PREFIX_QUERY, 0, new ItemHandler.Result(List.of(), 10, 0, 1, 4))
+                .emitted(ItemKind.PARTITION_QUERY)));
+        send(at(3_000, new ScanEventBuilder("c").done(ItemKind.PARTITION_QUERY, 1, new ItemHandler.Result(List.of(), 7, 0, 1, 0))));
+        ScanStatus done = latest("c");
+        assertThat(done.getState()).isEqualTo(ScanState.COMPLETED);
+        assertThat(done.getRowsRead()).isEqualTo(17);
+        assertThat(done.getPartitions()).as("the partition query went on with a partition counted already").isEqualTo(4);
+    }
 }

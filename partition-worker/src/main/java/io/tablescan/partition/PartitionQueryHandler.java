@@ -27,6 +27,6 @@ public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> 
         ScanSpec spec = item.getSpec();
         var step = PartitionStep.run(WorkItems.partition(item), spec.getPageBudget(),
                 StepItems.reader(settings.store(spec.getSource().getAccount(), context), spec));
-        return StepItems.result(spec, step, item.getDepth());
+        return StepItems.result(spec, step, item.getDepth(), item.getContinuedPartition());
     }
 }

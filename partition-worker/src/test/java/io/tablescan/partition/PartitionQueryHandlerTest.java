@@ -127,6 +127,33 @@ class PartitionQueryHandlerTest {
     }
 
     @Test
+    void aChainCountsItsPartitionOnceOrNotAtAllWhenItContinuesOne() {
+        for (String continued : new String[] {null, "p"}) {
+            PartitionQuery item = (PartitionQuery) WorkItems.item(SPEC, new PartitionRange("p", null), 0, continued);
+            long partitions = 0;
+            while (item != null) {
+                Result result = handler.handle(item, context);
+                partitions += result.partitions();
+                item = remainders(result).stream().findFirst().orElse(null);
+                if (item != null) {
+                    assertThat(item.getContinuedPartition()).as("the rest of a partition read").isEqualTo("p");
+                }
+            }
+            assertThat(partitions).as("continued %s", continued).isEqualTo(continued == null ? 1 : 0);
+        }
+    }
+
+    @Test
+    void aCountEmitsNoBatches() {
+        ScanSpec count = ScanSpec.newBuilder(SPEC).setCount(true).setDestination(null).build();
+        Result result = handler.handle((PartitionQuery) WorkItems.item(count, new PartitionRange("p", null), 0), context);
+
+        assertThat(batches(result)).isEmpty();
+        assertThat(result.rowsRead()).isEqualTo(20);
+        assertThat(remainders(result)).singleElement().satisfies(q -> assertThat(q.getSpec().getCount()).isTrue());
+    }
+
+    @Test
     void theRemainderReadsTheRestAndEndsThePartition() {
         PartitionQuery rest = remainders(handler.handle(item(new PartitionRange("p", null), 0), context)).getFirst();
 

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tablescan.schema.EdmType;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.KeyBound;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.Property;
+import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import java.nio.ByteBuffer;
@@ -49,7 +51,7 @@ class AvroSingleObjectSerdeTest {
 
     @Test
     void picksTheRecordTypeFromTheFingerprint() {
-        PrefixQuery query = new PrefixQuery("id", spec(), new KeyBound("a", false), null, "b", 3);
+        PrefixQuery query = new PrefixQuery("id", spec(), new KeyBound("a", false), null, "b", 3, null);
         assertThat(deserializer.deserialize("t", serializer.serialize("t", query))).isEqualTo(query);
     }
 
@@ -60,7 +62,7 @@ class AvroSingleObjectSerdeTest {
         byte[] unknown = {(byte) 0xC3, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0};
         assertThatThrownBy(() -> deserializer.deserialize("t", unknown))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("unknown schema");
-        byte[] valid = serializer.serialize("t", new PrefixQuery("id", spec(), null, null, null, 0));
+        byte[] valid = serializer.serialize("t", new PrefixQuery("id", spec(), null, null, null, 0, null));
         byte[] truncated = Arrays.copyOf(valid, 14);
         assertThatThrownBy(() -> deserializer.deserialize("t", truncated))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("corrupt");
@@ -103,14 +105,40 @@ class AvroSingleObjectSerdeTest {
         assertThat(back).isEqualTo(batch);
     }
 
+    @Test
+    void readsAQueryAndAnEventWrittenByTheFirstReleaseAsNoCountAndNoContinuedPartition() throws java.io.IOException {
+        Schema query = released(PrefixQuery.getClassSchema());
+        assertThat(query.getField("continuedPartition")).isNull();
+        PrefixQuery item = new PrefixQuery("id", spec(), new KeyBound("a", true), new KeyBound("r", false), "b", 2, null);
+
+        PrefixQuery back = (PrefixQuery) deserializer.deserialize("t", encode(query, asWrittenBy(query, item)));
+
+        assertThat(back).isEqualTo(item);
+        assertThat(back.getSpec().getCount()).isFalse();
+
+        Schema event = released(ScanEvent.getClassSchema());
+        assertThat(event.getField("partitions")).isNull();
+        ItemCounts none = new ItemCounts(0, 0, 0);
+        ScanEvent written = new ScanEvent("s", 1L, null, none, new ItemCounts(1, 0, 0), none, 10L, 0L, 1L, 0, null,
+                none, none, false, 0L, 0L, 0L, 0L);
+        assertThat(((ScanEvent) deserializer.deserialize("t", encode(event, asWrittenBy(event, written)))).getPartitions())
+                .as("a released worker's event counts no partitions").isZero();
+    }
+
+    private static Schema released(Schema current) {
+        return WireRecords.releasedSchemas().stream().filter(s -> s.getFullName().equals(current.getFullName()))
+                .findFirst().orElseThrow();
+    }
+
     /** The record as a writer with an older schema holds it: fields it lacks dropped. */
-    private static GenericRecord asWrittenBy(Schema older, EntityBatch current) throws java.io.IOException {
+    private static GenericRecord asWrittenBy(Schema older, org.apache.avro.specific.SpecificRecord current)
+            throws java.io.IOException {
         var bytes = new java.io.ByteArrayOutputStream();
         var encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(bytes, null);
-        new org.apache.avro.specific.SpecificDatumWriter<EntityBatch>(EntityBatch.getClassSchema()).write(current, encoder);
+        new org.apache.avro.specific.SpecificDatumWriter<Object>(current.getSchema()).write(current, encoder);
         encoder.flush();
         var decoder = org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null);
-        return new org.apache.avro.generic.GenericDatumReader<GenericRecord>(EntityBatch.getClassSchema(), older)
+        return new org.apache.avro.generic.GenericDatumReader<GenericRecord>(current.getSchema(), older)
                 .read(null, decoder);
     }
 

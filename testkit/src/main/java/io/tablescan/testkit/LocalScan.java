@@ -1,6 +1,7 @@
 package io.tablescan.testkit;
 
 import io.tablescan.scanner.PageReader;
+import io.tablescan.scanner.PartitionCount;
 import io.tablescan.scanner.PartitionStep;
 import io.tablescan.scanner.PrefixStep;
 import io.tablescan.scanner.ScanCosts;
@@ -36,11 +37,13 @@ public final class LocalScan {
      * @param originalRows rows read by items that no duplicate delivery led to: must be the range exactly once
      * @param continuedPages pages with rows and a continuation (S in {@link ScanCosts})
      * @param emptyContinuedPages empty pages with a continuation (E)
+     * @param originalPartitions partitions the original deliveries counted ({@link PartitionCount}): as the
+     *     ledger's sum of committed events, where a duplicate delivery's transaction never commits
      */
     public record Result(List<Row> rows, List<Row> originalRows, int requests, int items, int maxDepth,
-            int maxPagesPerItem, long continuedPages, long emptyContinuedPages) {}
+            int maxPagesPerItem, long continuedPages, long emptyContinuedPages, long originalPartitions) {}
 
-    private record Item(ScanQuery query, int depth, boolean duplicate) {}
+    private record Item(ScanQuery query, int depth, boolean duplicate, String continued) {}
 
     public static Result run(TableStore store, String table, KeyRange range, Strategy strategy, int pageSize,
             int pageBudget, Random order) {
@@ -60,13 +63,14 @@ public final class LocalScan {
         };
         Deque<Item> stack = new ArrayDeque<>();
         List<Item> pending = new ArrayList<>();
-        add(new Item(range, 0, false), stack, pending, delivery);
+        add(new Item(range, 0, false, null), stack, pending, delivery);
         List<Row> rows = new ArrayList<>();
         List<Row> originalRows = new ArrayList<>();
         int requests = 0;
         int items = 0;
         int maxDepth = 0;
         int maxPages = 0;
+        long partitions = 0;
         while (!stack.isEmpty() || !pending.isEmpty()) {
             Item item = delivery.order() == null ? stack.pop() : pending.remove(delivery.order().nextInt(pending.size()));
             items++;
@@ -79,6 +83,7 @@ public final class LocalScan {
             rows.addAll(result.rows());
             if (!item.duplicate()) {
                 originalRows.addAll(result.rows());
+                partitions += PartitionCount.counted(item.continued(), result.rows());
             }
             requests += result.requests();
             if (requests > 10 * ScanCosts.maxRequests(pages[0], pages[1], 1024)) {
@@ -87,10 +92,11 @@ public final class LocalScan {
             }
             maxPages = Math.max(maxPages, result.requests());
             for (ScanQuery handoff : result.handoffs()) {
-                add(new Item(handoff, item.depth() + 1, item.duplicate()), stack, pending, delivery);
+                add(new Item(handoff, item.depth() + 1, item.duplicate(),
+                        PartitionCount.continuedBy(handoff, item.continued(), result.rows())), stack, pending, delivery);
             }
         }
-        return new Result(rows, originalRows, requests, items, maxDepth, maxPages, pages[0], pages[1]);
+        return new Result(rows, originalRows, requests, items, maxDepth, maxPages, pages[0], pages[1], partitions);
     }
 
     private static void add(Item item, Deque<Item> stack, List<Item> pending, Delivery delivery) {
@@ -102,7 +108,7 @@ public final class LocalScan {
         // Only original deliveries are duplicated: a duplicate's whole subtree runs again anyway, and duplicating
         // inside it too would grow without bound along a long chain.
         if (!item.duplicate() && delivery.duplicates() > 0 && delivery.order().nextDouble() < delivery.duplicates()) {
-            pending.add(new Item(item.query(), item.depth(), true)); // delivered again, after a crash say
+            pending.add(new Item(item.query(), item.depth(), true, item.continued())); // delivered again, after a crash say
         }
     }
 

@@ -1,0 +1,87 @@
+package io.tablescan.cli;
+
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanState;
+import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanTotals;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.TableStore;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+@Command(name = "count", mixinStandardHelpOptions = true, modelTransformer = CountCommand.KeysOnly.class,
+        description = "Counts the rows and partitions of a table, or of the rows the options select, exactly: a scan "
+                + "like copy's that reads the keys only and writes nothing, with all three workers in this process. "
+                + "Exit 0 only if the scan completes with no failures (then the count is exact).")
+final class CountCommand implements Callable<Integer> {
+    @Mixin
+    SourceAccountOptions sourceAccount = new SourceAccountOptions();
+
+    @Option(names = "--source-table", required = true, paramLabel = "TABLE",
+            description = "The table to count; it must exist.")
+    String sourceTable;
+
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
+            + "(default: an embedded broker), in topics and groups of this count's own, removed when it ends.")
+    String kafka;
+
+    @Option(names = "--json", description = "Print only the result on standard output, as one JSON object "
+            + "(progress and summary go to standard error).")
+    boolean json;
+
+    @Mixin
+    ScanOptions scan = new ScanOptions();
+
+    @Override
+    public Integer call() {
+        Checks.tableName("--source-table", sourceTable);
+        scan.validate();
+        Checks.bootstrapServers(kafka);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
+        TableStore source = sourceAccount.store(Accounts.fromEnvironment());
+        Checks.tableExists(source, sourceTable, "source");
+        Checks.queryAccepted(source, sourceTable, scan.rowFilter(), null);
+        if (cluster != null) {
+            Checks.kafkaReachable(cluster);
+        }
+        String sourceName = sourceAccount.name();
+        Accounts accounts = new Accounts(name -> null).register(sourceName, source);
+        ScanSpec spec = scan.applyTo(ScanSpecs.count().from(new TableRef(sourceName, sourceTable))).build();
+        ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
+                .hints(ProgressPrinter.Hints.local());
+        try (Interrupt interrupt = Interrupt.onSigint()) {
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, printer, interrupt);
+            ScanTotals totals = outcome.totals();
+            if (outcome.interrupted()) {
+                throw new UserError(UserError.INTERRUPTED, "interrupted: the count did not finish ("
+                        + ProgressPrinter.plural(totals.rowsRead(), "row") + " in "
+                        + ProgressPrinter.plural(totals.partitions(), "partition") + " counted when stopped)");
+            }
+            int code = printer.summary(totals);
+            if (json) {
+                System.out.println(json(totals));
+            }
+            return code;
+        }
+    }
+
+    /** A count reads the keys only: the shared row options without --select, which would choose properties. */
+    static final class KeysOnly implements CommandLine.IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            return spec.remove(spec.findOption("--select"));
+        }
+    }
+
+    /** The result for scripts: exact only when completed. Scan ids, table names and states need no escaping. */
+    static String json(ScanTotals t) {
+        return String.format("{\"scanId\":\"%s\",\"table\":\"%s\",\"state\":\"%s\",\"exact\":%b,\"rows\":%d,"
+                + "\"partitions\":%d}", t.scanId(), t.spec() == null ? "" : t.spec().getSource().getTable(), t.state(),
+                t.state() == ScanState.COMPLETED, t.rowsRead(), t.partitions());
+    }
+}
