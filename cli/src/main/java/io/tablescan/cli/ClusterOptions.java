@@ -15,13 +15,18 @@ final class ClusterOptions {
 
     /** The cluster's settings, checked to be reachable. */
     KafkaSettings settings() {
+        KafkaSettings settings = configured();
+        Checks.kafkaReachable(settings);
+        return settings;
+    }
+
+    /** The cluster's settings as given, before anything connects. */
+    KafkaSettings configured() {
         String bootstrap = kafka != null ? kafka : System.getenv("KAFKA_BOOTSTRAP_SERVERS");
         if (bootstrap == null || bootstrap.isBlank()) {
             throw new UserError(UserError.USAGE, "no Kafka cluster: pass --kafka HOST:PORT or set KAFKA_BOOTSTRAP_SERVERS");
         }
-        KafkaSettings settings = environment(bootstrap);
-        Checks.kafkaReachable(settings);
-        return settings;
+        return environment(bootstrap);
     }
 
     /** The KAFKA_* settings and the namespace from the environment, checked before anything connects. */

@@ -5,15 +5,16 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "copy", mixinStandardHelpOptions = true,
-        description = "Copies a table into another (created if missing) with all three workers in this process. "
-                + "Exit 0 only if the scan completes with no failures.")
-final class CopyCommand implements Callable<Integer> {
+        description = "Copies a table into another (created if missing), or hands its rows to a sink, with all three "
+                + "workers in this process. Exit 0 only if the scan completes with no failures.")
+final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
@@ -21,16 +22,15 @@ final class CopyCommand implements Callable<Integer> {
             description = "The table to copy; it must exist.")
     String sourceTable;
 
-    @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The table to copy into, created if "
-            + "missing; not the source itself. Rows with the source's keys are replaced, its other rows kept.")
-    String destTable;
+    @Mixin
+    TargetOptions target = new TargetOptions();
 
-    @Option(names = "--dest-connection-string", paramLabel = "CS",
-            description = "Connection string of the destination account (default: the source's account).")
+    @Option(names = "--dest-connection-string", paramLabel = "CS", description = "Connection string of the "
+            + "destination table's account, or the sink's (default: the source's account).")
     String destConnectionString;
 
-    @Option(names = "--dest-account", paramLabel = "ALIAS",
-            description = "Or an account alias for the destination (default: the source's account).")
+    @Option(names = "--dest-account", paramLabel = "ALIAS", description = "Or an account alias for the destination "
+            + "table or the sink (default: the source's account).")
     String destAccount;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
@@ -40,27 +40,37 @@ final class CopyCommand implements Callable<Integer> {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    Map<String, String> env = System.getenv();
+
+    @Override
+    public void environment(Map<String, String> environment) {
+        env = environment;
+    }
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
-        Checks.tableName("--dest-table", destTable);
+        target.validate();
         scan.validate();
         Checks.bootstrapServers(kafka);
+        if (target.toTopic != null && kafka == null) {
+            throw new UserError(UserError.USAGE, "--to-topic needs --kafka HOST:PORT: an embedded broker, and the topic "
+                    + "with it, would be gone when copy ends");
+        }
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
-        Accounts configured = Accounts.fromEnvironment(); // one store (and credential) per alias
+        target.checkSinks(env, true); // this process's copy-worker has exactly these sinks
+        Accounts configured = new Accounts(env::get); // one store (and credential) per alias
         TableStore source = sourceAccount.store(configured);
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
-        Checks.notTheSource(source, sourceTable, dest, destTable);
+        if (target.toTable()) {
+            Checks.notTheSource(source, sourceTable, dest, target.destTable);
+        }
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
-        try {
-            dest.createTableIfNotExists(destTable);
-        } catch (TableStoreException e) {
-            throw new UserError(UserError.forStatus(e.status()),
-                    "cannot create the destination table " + destTable + ": " + e.getMessage());
+        if (target.toTable()) {
+            createDestination(dest, target.destTable);
         }
-        Checks.warnIfHoldsRows(dest, destTable, System.err);
         if (kafka != null) {
             Checks.kafkaReachable(cluster);
         }
@@ -72,17 +82,27 @@ final class CopyCommand implements Callable<Integer> {
             destName = "destination";
         }
         Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
-        var spec = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable))
-                .to(new TableRef(destName, destTable))).build();
+        var spec = scan.applyTo(target.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable)), destName))
+                .build();
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, printer, interrupt);
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, env, spec, printer, interrupt);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
             }
             return printer.summary(outcome.totals());
         }
+    }
+
+    private static void createDestination(TableStore dest, String table) {
+        try {
+            dest.createTableIfNotExists(table);
+        } catch (TableStoreException e) {
+            throw new UserError(UserError.forStatus(e.status()),
+                    "cannot create the destination table " + table + ": " + e.getMessage());
+        }
+        Checks.warnIfHoldsRows(dest, table, System.err);
     }
 
     /** The store of one side, given by exactly one of a connection string and an alias. */

@@ -7,11 +7,13 @@ import io.tablescan.metrics.MetricsServer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.sink.SinkPlugins;
 import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
 import java.time.Duration;
+import java.util.Map;
 
 /** A copy with the three workers and the ledger in this process: seed, follow until it ends, stop. */
 public final class CopyRun {
@@ -25,30 +27,35 @@ public final class CopyRun {
      * other worker), or on an embedded broker when {@code cluster} is null: either way, the scan's record ends
      * with the command.
      */
-    static Outcome runHere(KafkaSettings cluster, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
-            Interrupt interrupt) {
+    static Outcome runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            ProgressPrinter printer, Interrupt interrupt) {
         if (cluster != null) {
             try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
-                return run(own.kafka(), accounts, spec, printer, Duration.ofDays(7), interrupt);
+                return run(own.kafka(), accounts, env, spec, printer, Duration.ofDays(7), interrupt);
             }
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-            return run(KafkaSettings.of(broker.bootstrapServers()), accounts, spec, printer, Duration.ofDays(7),
+            return run(KafkaSettings.of(broker.bootstrapServers()), accounts, env, spec, printer, Duration.ofDays(7),
                     interrupt);
         }
     }
 
     static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Duration timeout) {
-        return run(KafkaSettings.of(bootstrapServers), accounts, spec, printer, timeout, Interrupt.never());
+        return run(KafkaSettings.of(bootstrapServers), accounts, System.getenv(), spec, printer, timeout,
+                Interrupt.never());
     }
 
-    static Outcome run(KafkaSettings kafka, Accounts accounts, ScanSpec spec, ProgressPrinter printer, Duration timeout,
-            Interrupt interrupt) {
+    /**
+     * {@code env}: the settings of the in-process workers that a user sets for a local copy too: the sink plugins
+     * ({@code TABLESCAN_PLUGINS}) and injected faults ({@code TABLESCAN_FAULT_RATE}, to watch retries at work).
+     */
+    static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            ProgressPrinter printer, Duration timeout, Interrupt interrupt) {
         WorkerSettings settings;
-        try { // TABLESCAN_FAULT_RATE applies to local copies too, so anyone can watch retries at work
-            settings = WorkerSettings.local(kafka, accounts)
-                    .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(System.getenv()));
+        try {
+            settings = WorkerSettings.local(kafka, accounts).withPlugins(SinkPlugins.fromEnvironment(env))
+                    .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(env));
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }

@@ -55,7 +55,7 @@ final class CountCommand implements Callable<Integer> {
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
                 .hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, printer, interrupt);
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, System.getenv(), spec, printer, interrupt);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the count did not finish ("

@@ -71,8 +71,7 @@ public final class ProgressPrinter {
     void progressHeader(ScanSpec spec) {
         sinceMillis = clock.getAsLong();
         out.printf("scan %s: %s -> %s, page size %d%n", spec.getScanId(), spec.getSource().getTable(),
-                spec.getCount() ? "(count)" : spec.getDestination() == null ? "(no destination)"
-                        : spec.getDestination().getTable(), spec.getPageSize());
+                target(spec, false), spec.getPageSize());
     }
 
     void progress(ScanTotals t) {
@@ -160,8 +159,7 @@ public final class ProgressPrinter {
         out.printf("scan %s %s%n", t.scanId(), describe(t));
         if (t.spec() != null) {
             out.printf("  tables:        %s/%s -> %s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable(),
-                    t.spec().getDestination() == null ? "(none)"
-                            : t.spec().getDestination().getAccount() + "/" + t.spec().getDestination().getTable());
+                    target(t.spec(), true));
         }
         out.printf("  rows read:     %,d in %s%n", t.rowsRead(), plural(t.partitions(), "partition"));
         out.printf("  rows written:  %,d%n", t.rowsWritten());
@@ -237,12 +235,35 @@ public final class ProgressPrinter {
 
     /** The one line for a copy stopped by Ctrl-C: what the destination holds and how to finish. */
     static String interrupted(ScanTotals t, ScanSpec spec) {
-        String dest = spec.getDestination() == null ? "the destination" : "table " + spec.getDestination().getTable();
+        String dest = spec.getDestination() != null ? "table " + spec.getDestination().getTable()
+                : spec.getSink() != null ? target(spec, false) : "the destination";
         if (!t.started()) {
             return "interrupted before the copy started: nothing was copied to " + dest;
         }
         return String.format("interrupted: %s holds part of the copy (%,d rows written when stopped); run the same "
                 + "copy again to finish it: it is idempotent", dest, t.rowsCopied());
+    }
+
+    /**
+     * Where the scan's rows go: its destination table, or its sink's type and target (never the sink's options,
+     * which are free-form), with the account alias when {@code withAccount}.
+     */
+    static String target(ScanSpec spec, boolean withAccount) {
+        if (spec.getCount()) {
+            return "(count)";
+        }
+        if (spec.getDestination() != null) {
+            return (withAccount ? spec.getDestination().getAccount() + "/" : "") + spec.getDestination().getTable();
+        }
+        var sink = spec.getSink();
+        if (sink == null) {
+            return "(no destination)";
+        }
+        if (sink.getType().equals(TargetOptions.TOPIC)) {
+            return "topic " + sink.getTarget();
+        }
+        String account = withAccount && sink.getAccount() != null ? sink.getAccount() + "/" : "";
+        return "sink " + sink.getType() + (sink.getTarget().isEmpty() ? "" : " " + account + sink.getTarget());
     }
 
     static String describe(ScanTotals t) {

@@ -48,13 +48,13 @@ public final class ScanSpecs {
     public static final class Copy {
         private TableRef source;
         private TableRef destination;
+        private SinkRef sink;
         private int pageSize = DEFAULT_PAGE_SIZE;
         private ScanStrategy strategy = ScanStrategy.PREFIX;
         private String filter;
         private List<String> select;
         private String lowerPartition;
         private String upperPartition;
-        private SinkRef sink;
         private boolean count;
 
         private Copy() {}
@@ -71,7 +71,7 @@ public final class ScanSpecs {
             return this;
         }
 
-        /** Where the rows go, when not to a table ({@link #to}). */
+        /** The sink the rows go to instead of a destination table (its options travel in the spec: no secret). */
         public Copy sink(SinkRef sink) {
             this.sink = sink;
             return this;
@@ -113,6 +113,7 @@ public final class ScanSpecs {
                     .setScanId(newScanId())
                     .setSource(source)
                     .setDestination(destination)
+                    .setSink(sink == null ? null : SinkRefs.toWire(sink))
                     .setStrategy(strategy)
                     .setPageSize(pageSize)
                     .setPageBudget(DEFAULT_PAGE_BUDGET)
@@ -120,7 +121,6 @@ public final class ScanSpecs {
                     .setSelect(select)
                     .setLowerPartition(lowerPartition)
                     .setUpperPartition(upperPartition)
-                    .setSink(sink == null ? null : SinkRefs.toWire(sink))
                     .setCount(count)
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .build();

@@ -9,6 +9,7 @@ import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Option;
 @Command(name = "start", mixinStandardHelpOptions = true,
         description = "Seeds a scan into a running cluster of workers and prints its scan id. The workers resolve "
                 + "the account aliases with their own TABLESCAN_ACCOUNT_<ALIAS>_* credentials.")
-final class StartCommand implements Callable<Integer> {
+final class StartCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
@@ -27,16 +28,20 @@ final class StartCommand implements Callable<Integer> {
             description = "Account alias of the source.")
     String sourceAccount;
 
-    @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to copy.")
+    @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to scan.")
     String sourceTable;
 
-    @Option(names = "--dest-account", required = true, paramLabel = "ALIAS",
-            description = "Account alias of the destination.")
+    @Mixin
+    TargetOptions target = new TargetOptions();
+
+    @Option(names = "--dest-account", paramLabel = "ALIAS", description = "Account alias of the destination table "
+            + "(required with --dest-table), or of the sink (default with --sink: none).")
     String destAccount;
 
-    @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The table to copy into, created if "
-            + "missing; not the source itself.")
-    String destTable;
+    @Option(names = "--no-sink-check", description = "Start even if this machine's sinks (built in, and in "
+            + "TABLESCAN_PLUGINS) lack the --sink type, because only the workers have its plugin; a type the workers "
+            + "lack too parks every batch (default: refused).")
+    boolean noSinkCheck;
 
     @Mixin
     ScanOptions scan = new ScanOptions();
@@ -47,29 +52,44 @@ final class StartCommand implements Callable<Integer> {
     @Mixin
     WaitOptions wait = new WaitOptions();
 
+    Map<String, String> env = System.getenv();
+
+    @Override
+    public void environment(Map<String, String> environment) {
+        env = environment;
+    }
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
-        Checks.tableName("--dest-table", destTable);
+        target.validate();
         scan.validate();
         Checks.accountAlias("--source-account", sourceAccount);
-        Checks.accountAlias("--dest-account", destAccount);
+        if (destAccount != null) {
+            Checks.accountAlias("--dest-account", destAccount);
+        } else if (target.toTable()) {
+            throw new UserError(UserError.USAGE, "--dest-table needs --dest-account ALIAS");
+        }
         wait.only(await, "--wait");
-        Accounts local = Accounts.fromEnvironment();
-        Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, destTable);
+        target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
+        Accounts local = new Accounts(env::get);
+        if (target.toTable()) {
+            Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, target.destTable);
+        }
+        target.checkTopic(cluster.configured().namespace());
         KafkaSettings settings = cluster.settings();
         // When this machine has the source's credentials too, a missing source table is caught now.
         if (local.configured(sourceAccount)) {
             Checks.tableExists(Checks.account(local, sourceAccount), sourceTable, "source");
         }
-        if (local.configured(destAccount)) {
-            Checks.warnIfHoldsRows(Checks.account(local, destAccount), destTable, System.err);
+        if (target.toTable() && local.configured(destAccount)) {
+            Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
         try (Admin admin = settings.newAdmin()) {
             Topics.ensure(admin, settings.namespace(), topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
         }
-        var spec = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable))
-                .to(new TableRef(destAccount, destTable))).build();
+        var spec = scan.applyTo(target.applyTo(ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable)),
+                destAccount)).build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
         if (!await) {

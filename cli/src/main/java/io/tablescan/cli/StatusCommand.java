@@ -92,7 +92,7 @@ final class StatusCommand implements Callable<Integer> {
             System.out.printf("%-36s  %-23s  %-19s  %,12d  %,9.0f  %,6d  %,6d  %s -> %s%n", t.scanId(), t.state(),
                     TIME.format(Instant.ofEpochMilli(t.status().getStartMillis())), t.rowsCopied(), t.rowsPerSecond(),
                     t.openItems(), t.itemsFailed(), spec == null ? "?" : spec.getSource().getTable(),
-                    spec == null || spec.getDestination() == null ? "-" : spec.getDestination().getTable());
+                    spec == null ? "-" : ProgressPrinter.target(spec, false));
         }
     }
 }

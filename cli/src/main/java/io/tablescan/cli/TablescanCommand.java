@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
@@ -35,10 +36,25 @@ public final class TablescanCommand {
 
     /** The command tree; every subcommand answers -V with the tool's version (picocli leaves theirs empty). */
     public static CommandLine commandLine() {
+        return commandLine(System.getenv());
+    }
+
+    /** The command tree reading its settings from {@code environment}: the process's, or a test's. */
+    public static CommandLine commandLine(Map<String, String> environment) {
         CommandLine cli = new CommandLine(new TablescanCommand());
         String[] version = cli.getCommandSpec().version();
-        cli.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            sub.getCommandSpec().version(version);
+            if (sub.getCommand() instanceof ReadsEnvironment command) {
+                command.environment(environment);
+            }
+        }
         return cli;
+    }
+
+    /** A command that reads environment variables through the map it is given (tests cannot set the process's). */
+    interface ReadsEnvironment {
+        void environment(Map<String, String> environment);
     }
 
     public static int execute(String... args) {

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntSupplier;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -21,6 +22,11 @@ public final class Cli {
     /** One command, as {@code ./tablescan args...}. */
     public static Run run(String... args) {
         return capture(() -> TablescanCommand.execute(args));
+    }
+
+    /** One command with these environment variables (only those) for the settings the commands read through it. */
+    public static Run run(Map<String, String> environment, String... args) {
+        return capture(() -> TablescanCommand.execute(TablescanCommand.commandLine(environment), args));
     }
 
     /** What a command prints and its exit code; one at a time, since it swaps the process's output streams. */

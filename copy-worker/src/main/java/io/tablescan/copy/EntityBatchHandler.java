@@ -20,7 +20,7 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
     private final SinkRegistry sinks;
 
     public EntityBatchHandler(WorkerSettings settings) {
-        this(SinkRegistry.load(ref -> new WorkerSinkContext(ref, settings), settings.retry(),
+        this(SinkRegistry.load(settings.plugins(), ref -> new WorkerSinkContext(ref, settings), settings.retry(),
                 new TopicSink.Provider(settings.kafka())));
     }
 

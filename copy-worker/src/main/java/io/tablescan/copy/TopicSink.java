@@ -51,6 +51,11 @@ final class TopicSink implements RowSink {
     }
 
     @Override
+    public int write(List<Row> rows) {
+        throw new UnsupportedOperationException("the topic sink publishes through write(rows, output)");
+    }
+
+    @Override
     public int write(List<Row> rows, SinkOutput output) {
         for (Row row : rows) {
             output.publish(topic, RowJson.keysJson(row), RowJson.toJson(row), Map.of());

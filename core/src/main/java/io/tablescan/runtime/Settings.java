@@ -1,6 +1,7 @@
 package io.tablescan.runtime;
 
 import io.tablescan.metrics.MetricsServer;
+import io.tablescan.sink.SinkPlugins;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
 import java.util.List;
@@ -14,7 +15,7 @@ public final class Settings {
     public static final List<String> NAMES = List.of("KAFKA_BOOTSTRAP_SERVERS",
             WorkerSettings.MAX_IN_FLIGHT, WorkerSettings.READ_IN_FLIGHT, WorkerSettings.MAX_ATTEMPTS, WorkerSettings.TOPIC_PARTITIONS,
             WorkerSettings.TOPIC_REPLICATION, Namespace.VARIABLE, MetricsServer.PORT, MetricsServer.HOST,
-            FaultInjectingTableStore.RATE, FaultInjectingTableStore.KINDS,
+            FaultInjectingTableStore.RATE, FaultInjectingTableStore.KINDS, SinkPlugins.VARIABLE,
             "TABLESCAN_LOG_LEVEL", "TABLESCAN_LOG_FORMAT", "TABLESCAN_KAFKA_LOG_LEVEL", "TABLESCAN_AZURE_LOG_LEVEL",
             "TABLESCAN_DEBUG", "TABLESCAN_JAVA_OPTS", "TABLESCAN_HOME");
 

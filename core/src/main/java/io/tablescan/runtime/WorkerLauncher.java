@@ -35,7 +35,16 @@ public final class WorkerLauncher {
                     + " (" + e.getMessage() + ")");
             return 3;
         }
-        WorkerRuntime<?> runtime = factory.apply(settings);
+        if (!settings.plugins().jars().isEmpty()) { // which code this worker runs, for whoever reads its log
+            LOG.info("{} worker: sink plugins {}", name, settings.plugins().jars());
+        }
+        WorkerRuntime<?> runtime;
+        try {
+            runtime = factory.apply(settings);
+        } catch (IllegalArgumentException e) { // a plugin jar that cannot work here, two sinks of one type
+            System.err.println("tablescan " + name + "-worker: " + e.getMessage());
+            return 2;
+        }
         try {
             // Graceful stop: commit the batch in hand, leave the group, exit.
             serve(name, name + " worker", runtime, runtime::close, LOG);

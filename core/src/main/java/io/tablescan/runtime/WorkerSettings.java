@@ -1,5 +1,6 @@
 package io.tablescan.runtime;
 
+import io.tablescan.sink.SinkPlugins;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
 import io.tablescan.table.RetryCounter;
@@ -15,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A worker's configuration, from environment variables (the same names in docker-compose and the README):
  * {@code KAFKA_*} client settings, {@code TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING} per account, and
  * {@code TABLESCAN_MAX_IN_FLIGHT}, {@code TABLESCAN_READ_IN_FLIGHT}, {@code TABLESCAN_MAX_ATTEMPTS}, {@code TABLESCAN_TOPIC_PARTITIONS},
- * {@code TABLESCAN_TOPIC_REPLICATION}.
+ * {@code TABLESCAN_TOPIC_REPLICATION}, {@code TABLESCAN_PLUGINS}.
  */
 public final class WorkerSettings {
     public static final String MAX_IN_FLIGHT = "TABLESCAN_MAX_IN_FLIGHT";
@@ -33,6 +34,7 @@ public final class WorkerSettings {
     private final Optional<Short> topicReplication;
     private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
     private FaultInjectingTableStore.Faults faults = FaultInjectingTableStore.Faults.NONE;
+    private SinkPlugins plugins = SinkPlugins.NONE;
 
     public WorkerSettings(KafkaSettings kafka, Accounts accounts, int maxInFlight, RetryPolicy retry,
             int topicPartitions, Optional<Short> topicReplication) {
@@ -82,7 +84,18 @@ public final class WorkerSettings {
                 positive(env, TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS),
                 replication == null ? Optional.empty() : Optional.of((short) positive(env, TOPIC_REPLICATION, 1)))
                 .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(env))
-                .withReadInFlight(positive(env, READ_IN_FLIGHT, inFlight));
+                .withReadInFlight(positive(env, READ_IN_FLIGHT, inFlight))
+                .withPlugins(SinkPlugins.fromEnvironment(env)); // a bad folder is one line at start
+    }
+
+    /** Where the copy-worker finds its sink providers: the class path's, and these plugins'. */
+    public SinkPlugins plugins() {
+        return plugins;
+    }
+
+    public WorkerSettings withPlugins(SinkPlugins plugins) {
+        this.plugins = plugins;
+        return this;
     }
 
     /** Injects table faults (a testing aid): every store this worker opens from now on fails some requests. */

@@ -7,16 +7,19 @@ import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.table.RetryPolicy;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * The sinks of one worker: providers by type (found with {@link ServiceLoader}), one sink per sink reference,
- * made on its first batch and kept, so every scan naming the same target shares it.
+ * The sinks of one worker: providers by type (found with {@link ServiceLoader} on the class path and in the
+ * {@link SinkPlugins} folder), one sink per sink reference, made on its first batch and kept, so every scan
+ * naming the same target shares it.
  */
 public final class SinkRegistry implements AutoCloseable {
     private final Map<String, SinkProvider> providers;
@@ -28,8 +31,8 @@ public final class SinkRegistry implements AutoCloseable {
         Map<String, SinkProvider> byType = new TreeMap<>();
         for (SinkProvider provider : providers) {
             SinkProvider other = byType.putIfAbsent(provider.type(), provider);
-            if (other != null) { // which one would win depends on the class path: refuse to guess
-                throw new IllegalStateException("two sink providers of type '" + provider.type() + "': "
+            if (other != null) { // which one would win depends on the class path or plugins: refuse to guess
+                throw new IllegalArgumentException("two sink providers of type '" + provider.type() + "': "
                         + other.getClass().getName() + " and " + provider.getClass().getName());
             }
         }
@@ -38,11 +41,26 @@ public final class SinkRegistry implements AutoCloseable {
         this.retry = retry;
     }
 
-    /** The providers on the class path of this worker, and the worker's own {@code builtIn} ones. */
-    public static SinkRegistry load(Function<SinkRef, SinkContext> contexts, RetryPolicy retry, SinkProvider... builtIn) {
+    /** The providers on the class path of this worker. */
+    public static SinkRegistry load(Function<SinkRef, SinkContext> contexts, RetryPolicy retry) {
+        return load(SinkPlugins.NONE, contexts, retry);
+    }
+
+    /**
+     * The worker's own {@code builtIn} providers, and those on the class path and in {@code plugins}.
+     *
+     * @throws IllegalArgumentException for two providers of one type, or one that cannot be loaded
+     */
+    public static SinkRegistry load(SinkPlugins plugins, Function<SinkRef, SinkContext> contexts, RetryPolicy retry,
+            SinkProvider... builtIn) {
         List<SinkProvider> providers = new ArrayList<>(List.of(builtIn));
-        ServiceLoader.load(SinkProvider.class).forEach(providers::add);
+        providers.addAll(plugins.providers());
         return new SinkRegistry(providers, contexts, retry);
+    }
+
+    /** The sink types this registry makes, sorted. */
+    public Set<String> types() {
+        return Collections.unmodifiableSet(providers.keySet());
     }
 
     /**

@@ -3,10 +3,13 @@ package io.tablescan.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablescan.sink.SinkPlugins;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Requests in flight: the writers' setting, and the readers' own one that defaults to it. */
+/** Requests in flight: the writers' setting, and the readers' own one that defaults to it; the sink plugins. */
 class WorkerSettingsTest {
     static final String KAFKA = "KAFKA_BOOTSTRAP_SERVERS";
 
@@ -31,5 +34,16 @@ class WorkerSettingsTest {
         assertThatThrownBy(() -> WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092",
                 WorkerSettings.READ_IN_FLIGHT, "0")))
                 .hasMessage("TABLESCAN_READ_IN_FLIGHT must be a positive whole number, got '0'");
+    }
+
+    @Test
+    void aWorkerTakesItsSinkPluginsFromTheFolderTheEnvironmentNames(@TempDir Path folder) {
+        assertThat(WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092")).plugins()).isSameAs(SinkPlugins.NONE);
+        assertThat(WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092", SinkPlugins.VARIABLE,
+                folder.toString())).plugins().jars()).isEmpty();
+        Path missing = folder.resolve("nosuch");
+        assertThatThrownBy(() -> WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092", SinkPlugins.VARIABLE,
+                missing.toString()))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("TABLESCAN_PLUGINS names no folder: " + missing);
     }
 }

@@ -48,6 +48,11 @@ class SinkRegistryTest {
         }
 
         @Override
+        public int write(List<Row> rows) {
+            throw new AssertionError("the worker calls write(rows, output)");
+        }
+
+        @Override
         public int write(List<Row> rows, SinkOutput output) {
             int attempt = writes.incrementAndGet();
             // Publishes before it may fail, as a sink that fails half-way would.
@@ -120,7 +125,7 @@ class SinkRegistryTest {
     @Test
     void twoProvidersOfOneTypeAreRefused() {
         assertThatThrownBy(() -> registry(provider("count"), provider("count")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("two sink providers of type 'count'");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two sink providers of type 'count'");
     }
 
     @Test

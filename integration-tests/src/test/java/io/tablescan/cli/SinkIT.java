@@ -2,6 +2,9 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.RowJson;
+import io.tablescan.runtime.DeadLetters;
+import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
@@ -12,17 +15,22 @@ import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 
 /**
  * A scan that names a sink other than a table, through a real embedded KRaft broker and Azurite with the
- * three workers in this JVM: the copy-worker finds the test-only {@link CountSink} by its type alone.
+ * three workers in this JVM: the copy-worker finds the test-only {@link CountSink} by its type alone; and the
+ * built-in topic sink, from the command line.
  */
 class SinkIT {
     static final TableStore STORE = LocalServices.store();
@@ -55,5 +63,32 @@ class SinkIT {
                 rows.stream().map(r -> CountSink.key(r.partitionKey(), r.rowKey())).toList());
         assertThat(counts.values()).as("every row counted once").allSatisfy(n -> assertThat(n).hasValue(1));
         assertThat(CountSink.prepares("countsource-tally")).as("one sink, prepared once").isEqualTo(1);
+    }
+
+    @Test
+    void copyToATopicPublishesEveryRowOnceAsItsJsonWithTheScanIdAndTheTopicCreated() {
+        SampleTable.write(STORE, "topicrows", SampleTable.rows(1_000), 8);
+        String kafka = LocalServices.broker().bootstrapServers();
+
+        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "topicrows", "--to-topic", "topic-rows-it", "--kafka", kafka, "--page-size", "100");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("topicrows -> topic topic-rows-it").contains("rows written:  1,000");
+        List<String> keys = new ArrayList<>();
+        Map<String, Object> config = Map.of("bootstrap.servers", kafka, "isolation.level", "read_committed");
+        try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = Topics.partitions(consumer, "topic-rows-it");
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Topics.readToEnd(consumer, consumer.endOffsets(partitions), record -> {
+                Row row = RowJson.parse(record.value());
+                assertThat(new String(record.key(), StandardCharsets.UTF_8))
+                        .isEqualTo("[\"" + row.partitionKey() + "\",\"" + row.rowKey() + "\"]");
+                assertThat(DeadLetters.header(record.headers(), "scanId")).startsWith("scan-");
+                keys.add(row.partitionKey() + "|" + row.rowKey());
+            });
+        }
+        assertThat(keys).hasSize(1_000).doesNotHaveDuplicates();
     }
 }

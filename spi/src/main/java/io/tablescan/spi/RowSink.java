@@ -15,18 +15,15 @@ public interface RowSink extends AutoCloseable {
     default void prepare() {}
 
     /**
-     * Writes rows of one partition (1 to 100, distinct row keys). Throws {@link SinkException} on failure. A sink
-     * implements this or {@link #write(List, SinkOutput)}.
+     * Writes rows of one partition (1 to 100, distinct row keys). Throws {@link SinkException} on failure.
      *
      * @return the requests it took to the target, for the scan's request counts
      */
-    default int write(List<Row> rows) {
-        throw new UnsupportedOperationException(getClass().getName() + " implements neither write method");
-    }
+    int write(List<Row> rows);
 
     /**
-     * Writes rows of one partition like {@link #write(List)}, and may publish Kafka records for them through
-     * {@code output}, committed with the rows' work item (a sink that only publishes needs no other write).
+     * What the worker calls: writes rows of one partition like {@link #write(List)}, and may publish Kafka records
+     * for them through {@code output}, committed with the rows' work item. A sink that publishes overrides this.
      */
     default int write(List<Row> rows, SinkOutput output) {
         return write(rows);
