@@ -34,6 +34,10 @@ public final class ScanFold {
         s.setRowsRead(s.getRowsRead() + event.getRowsRead());
         s.setRowsWritten(s.getRowsWritten() + event.getRowsWritten());
         s.setPartitions(s.getPartitions() + event.getPartitions());
+        s.setRowsMissing(s.getRowsMissing() + event.getRowsMissing());
+        s.setRowsDiffering(s.getRowsDiffering() + event.getRowsDiffering());
+        s.setRowsExtra(s.getRowsExtra() + event.getRowsExtra());
+        s.setRowsDeleted(s.getRowsDeleted() + event.getRowsDeleted());
         s.setRequests(s.getRequests() + event.getRequests());
         s.setWriteRequests(s.getWriteRequests() + event.getWriteRequests());
         s.setRetries(s.getRetries() + event.getRetries());
