@@ -83,7 +83,7 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
         if (target.toTable() && !dryRun) {
-            createDestination(dest, target.destTable);
+            createDestination(dest, target.destTable, !mirror); // a mirror's extra rows are its work, not news
         } else if (dryRun) {
             Checks.tableExists(dest, target.destTable, "destination"); // a dry run creates nothing
         }
@@ -140,14 +140,16 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
         }
     }
 
-    private static void createDestination(TableStore dest, String table) {
+    private static void createDestination(TableStore dest, String table, boolean warnIfHoldsRows) {
         try {
             dest.createTableIfNotExists(table);
         } catch (TableStoreException e) {
             throw new UserError(UserError.forStatus(e.status()),
                     "cannot create the destination table " + table + ": " + e.getMessage());
         }
-        Checks.warnIfHoldsRows(dest, table, System.err);
+        if (warnIfHoldsRows) {
+            Checks.warnIfHoldsRows(dest, table, System.err);
+        }
     }
 
     /** The store of one side, given by exactly one of a connection string and an alias. */

@@ -63,7 +63,9 @@ final class DifferenceReport {
                     write(json, difference);
                 }
             });
-            json.writeRaw('\n');
+            if (found.total() > 0) {
+                json.writeRaw('\n'); // each line ends with one; Jackson separates root values only
+            }
         } catch (IOException e) {
             throw new UserError(UserError.FAILED, "cannot write the report " + report + ": " + e.getMessage());
         }
@@ -77,6 +79,10 @@ final class DifferenceReport {
         if (keys.size() > SHOWN) {
             keys.pollLast();
         }
+    }
+
+    private long total() {
+        return counted.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Differences of this kind in the topic. */

@@ -63,9 +63,10 @@ public final class ScanFold {
         return sum(s.getEmitted()) - sum(s.getDone()) - sum(s.getFailed()) - sum(s.getSkipped());
     }
 
-    /** Rows written, or rows read for a scan without a sink. */
+    /** Rows written, or rows read for a scan without a sink and for a verify (which writes nothing). */
     public static long rowsCopied(ScanStatus s) {
-        return s.getSpec() != null && SinkRefs.of(s.getSpec()) == null ? s.getRowsRead() : s.getRowsWritten();
+        return s.getSpec() != null && (s.getSpec().getVerify() || SinkRefs.of(s.getSpec()) == null) ? s.getRowsRead()
+                : s.getRowsWritten();
     }
 
     public static long sum(ItemCounts c) {
