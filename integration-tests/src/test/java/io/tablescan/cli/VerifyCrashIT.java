@@ -64,6 +64,17 @@ class VerifyCrashIT {
             assertThat(found.count(DifferenceKind.MISSING)).isEqualTo(missing);
             assertThat(found.count(DifferenceKind.DIFFERENT)).isEqualTo(different);
             assertThat(found.count(DifferenceKind.EXTRA)).isEqualTo(extra);
+
+            // The same verify seeded with start on the cluster's workers, followed to its end with a report.
+            java.nio.file.Path report = java.nio.file.Files.createTempFile("verify", ".jsonl");
+            Cli.Run run = Cli.run(cluster.env, "start", "--verify", "--kafka", cluster.kafka.bootstrapServers(),
+                    "--source-account", "emulator", "--source-table", "verifycrashsrc", "--dest-account", "emulator",
+                    "--dest-table", "verifycrashdst", "--wait", "--report", report.toString());
+            assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(UserError.DIFFERENT);
+            assertThat(run.out()).contains(String.format("different: %,d missing, %,d different, %,d extra", missing,
+                    different, extra));
+            assertThat(java.nio.file.Files.readAllLines(report)).hasSize(missing + different + extra);
+            java.nio.file.Files.delete(report);
         }
     }
 }
