@@ -66,6 +66,7 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
         target.validate();
         scan.validate();
         checkMirror();
+        DifferenceReport.checkWritable(report);
         Checks.bootstrapServers(kafka);
         if (target.toTopic != null && kafka == null) {
             throw new UserError(UserError.USAGE, "--to-topic needs --kafka HOST:PORT: an embedded broker, and the topic "

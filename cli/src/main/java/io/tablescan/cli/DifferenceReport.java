@@ -40,6 +40,19 @@ final class DifferenceReport {
     private final Map<DifferenceKind, TreeSet<String>> first = new EnumMap<>(DifferenceKind.class);
     private final Map<DifferenceKind, Long> counted = new EnumMap<>(DifferenceKind.class);
 
+    /** Checks before the scan that {@code report} (null: none) can be written: one line, exit 2, if not. */
+    static void checkWritable(Path report) {
+        if (report == null) {
+            return;
+        }
+        try {
+            Files.newOutputStream(report).close();
+        } catch (IOException | RuntimeException e) {
+            throw new UserError(UserError.USAGE, "cannot write --report " + report + " (" + e.getClass().getSimpleName()
+                    + ")");
+        }
+    }
+
     /** Reads the scan's differences, writing each to {@code report} (null: none). */
     static DifferenceReport read(KafkaSettings kafka, String scanId, Path report) {
         DifferenceReport found = new DifferenceReport();

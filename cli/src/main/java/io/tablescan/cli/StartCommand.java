@@ -89,6 +89,7 @@ final class StartCommand implements Callable<Integer>, TablescanCommand.ReadsEnv
         if (report != null && !(verify && await)) {
             throw new UserError(UserError.USAGE, "--report goes with --verify --wait");
         }
+        DifferenceReport.checkWritable(report);
         target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
         Accounts local = new Accounts(env::get);
         if (target.toTable()) {

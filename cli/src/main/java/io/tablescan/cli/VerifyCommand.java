@@ -66,6 +66,7 @@ final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEn
                     + "would go unseen; it compares whole ranges");
         }
         scan.validate();
+        DifferenceReport.checkWritable(report);
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         Accounts configured = new Accounts(env::get);

@@ -221,6 +221,7 @@ class VerifyIT {
     @Test
     void mistakesAreOneLine() {
         assertOneLine(verify("verifysame", "--since", "2026-01-01"), 2, "verify takes no --since");
+        assertOneLine(verify("verifysame", "--report", "/nonexistent-folder/r.jsonl"), 2, "cannot write --report");
         assertOneLine(verify("verifynosuch"), 4, "the destination table verifynosuch does not exist");
         assertOneLine(verify("VerifySrc"), 2, "the destination is the source");
         String[] copy = {"copy", "--source-connection-string", cs, "--source-table", "verifysrc", "--dest-table", "verifyx1"};
