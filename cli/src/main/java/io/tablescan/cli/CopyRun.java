@@ -22,21 +22,32 @@ public final class CopyRun {
     /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
     public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
 
+    /** What a command reads of the scan's Kafka once it has ended, before its broker or namespace goes. */
+    @FunctionalInterface
+    interface Ended {
+        void read(KafkaSettings kafka, ScanTotals totals);
+    }
+
+    static Outcome runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            ProgressPrinter printer, Interrupt interrupt) {
+        return runHere(cluster, accounts, env, spec, printer, interrupt, null);
+    }
+
     /**
      * Runs the scan on {@code cluster} in a namespace of its own (no other scan's items, and its items for no
      * other worker), or on an embedded broker when {@code cluster} is null: either way, the scan's record ends
      * with the command.
      */
     static Outcome runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec,
-            ProgressPrinter printer, Interrupt interrupt) {
+            ProgressPrinter printer, Interrupt interrupt, Ended ended) {
         if (cluster != null) {
             try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
-                return run(own.kafka(), accounts, env, spec, printer, Duration.ofDays(7), interrupt);
+                return run(own.kafka(), accounts, env, spec, printer, Duration.ofDays(7), interrupt, ended);
             }
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             return run(KafkaSettings.of(broker.bootstrapServers()), accounts, env, spec, printer, Duration.ofDays(7),
-                    interrupt);
+                    interrupt, ended);
         }
     }
 
@@ -52,6 +63,11 @@ public final class CopyRun {
      */
     static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
             ProgressPrinter printer, Duration timeout, Interrupt interrupt) {
+        return run(kafka, accounts, env, spec, printer, timeout, interrupt, null);
+    }
+
+    static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            ProgressPrinter printer, Duration timeout, Interrupt interrupt, Ended ended) {
         WorkerSettings settings;
         try {
             settings = WorkerSettings.local(kafka, accounts).withPlugins(SinkPlugins.fromEnvironment(env))
@@ -59,7 +75,7 @@ public final class CopyRun {
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
-        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt);
+        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt, ended);
     }
 
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {
@@ -78,6 +94,11 @@ public final class CopyRun {
      */
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
             Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt) {
+        return run(settings, spec, printer, timeout, interval, each, interrupt, null);
+    }
+
+    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt, Ended ended) {
         KafkaSettings kafka = settings.kafka();
         if (interrupt.requested()) {
             return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
@@ -105,7 +126,11 @@ public final class CopyRun {
                             + spec.getScanId() + " --kafka " + kafka.bootstrapServers() + "`");
                 }
             }
-            return new Outcome(totals, (System.nanoTime() - start) / 1e9, interrupted);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (ended != null && totals.ended() && !interrupted) {
+                ended.read(kafka, totals);
+            }
+            return new Outcome(totals, seconds, interrupted);
         }
     }
 
