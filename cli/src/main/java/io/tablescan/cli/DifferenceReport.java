@@ -111,7 +111,8 @@ final class DifferenceReport {
                 continue;
             }
             long total = totals.getOrDefault(label.getKey(), (long) keys.size());
-            out.printf("  first %s (%s):%n", label.getValue(), total > keys.size() ? keys.size() + " of " + total : total);
+            String shown = total > keys.size() ? String.format("%,d of %,d", keys.size(), total) : String.format("%,d", total);
+            out.printf("  first %s (%s):%n", label.getValue(), shown);
             keys.forEach(key -> out.println("    " + key));
         }
     }
