@@ -29,14 +29,27 @@ public final class CopyRun {
      */
     static Outcome runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec,
             ProgressPrinter printer, Interrupt interrupt) {
+        return runHere(cluster, accounts, env, kafka -> spec, printer, interrupt, (kafka, outcome) -> outcome);
+    }
+
+    /**
+     * As above, with the spec made by {@code prepare} on the Kafka the scan runs on (an export names its topic in
+     * the scan's namespace and creates it), and a step {@code after} the scan ended, while that Kafka is still
+     * there (an export's second stage reads the topic).
+     */
+    static <T> T runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env,
+            java.util.function.Function<KafkaSettings, ScanSpec> prepare, ProgressPrinter printer, Interrupt interrupt,
+            java.util.function.BiFunction<KafkaSettings, Outcome, T> after) {
         if (cluster != null) {
             try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
-                return run(own.kafka(), accounts, env, spec, printer, Duration.ofDays(7), interrupt);
+                return after.apply(own.kafka(), run(own.kafka(), accounts, env, prepare.apply(own.kafka()), printer,
+                        Duration.ofDays(7), interrupt));
             }
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-            return run(KafkaSettings.of(broker.bootstrapServers()), accounts, env, spec, printer, Duration.ofDays(7),
-                    interrupt);
+            KafkaSettings kafka = KafkaSettings.of(broker.bootstrapServers());
+            return after.apply(kafka, run(kafka, accounts, env, prepare.apply(kafka), printer, Duration.ofDays(7),
+                    interrupt));
         }
     }
 

@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
         description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
         subcommands = {DemoCommand.class, CopyCommand.class, CountCommand.class, StartCommand.class, StatusCommand.class,
             FailuresCommand.class, RetryCommand.class, CancelCommand.class, WorkerCommand.class, LedgerCommand.class,
-            BrokerCommand.class, SampleCommand.class, BenchPlaceholder.class, HealthCommand.class, TestCommand.class})
+            BrokerCommand.class, SampleCommand.class, BenchPlaceholder.class, HealthCommand.class, TestCommand.class,
+            ExportCommand.class, ImportCommand.class})
 public final class TablescanCommand {
     public static void main(String[] args) {
         main(args, TablescanCommand::commandLine);
