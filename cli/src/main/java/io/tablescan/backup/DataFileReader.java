@@ -9,8 +9,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -21,13 +19,6 @@ import java.util.zip.ZipException;
  */
 final class DataFileReader {
     private DataFileReader() {}
-
-    /** The file's rows, in file order, after every check passed. */
-    static List<Row> rows(Manifest.DataFile entry, byte[] data) {
-        List<Row> rows = new ArrayList<>((int) Math.min(entry.rows(), PartFile.MAX_ROWS));
-        check(entry, data, rows::add);
-        return rows;
-    }
 
     /** Checks the file, handing each row to {@code each} (which must keep nothing if the check may still fail). */
     static void check(Manifest.DataFile entry, byte[] data, Consumer<Row> each) {

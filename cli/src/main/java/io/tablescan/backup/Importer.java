@@ -60,9 +60,17 @@ public final class Importer {
         forEachFile(manifest, file -> DataFileReader.check(file, store.read(file.name()), row -> rowsChecked.incrementAndGet()));
     }
 
-    /** Writes every file's rows; each file is checked again as read, before any of its rows is written. */
+    /**
+     * Writes every file's rows. Each file's bytes are checked against the manifest's size and SHA-256 again before
+     * any of its rows is written: they are the bytes {@link #checkAll} checked line by line, so its rows stream
+     * into batches without being held whole.
+     */
     public void writeAll(Manifest manifest) {
-        forEachFile(manifest, file -> write(DataFileReader.rows(file, store.read(file.name()))));
+        forEachFile(manifest, file -> {
+            FileWriter writer = new FileWriter();
+            DataFileReader.check(file, store.read(file.name()), writer::add);
+            writer.flushAll();
+        });
     }
 
     public long rowsWritten() {
@@ -77,19 +85,34 @@ public final class Importer {
         return batches.get();
     }
 
-    private void write(List<Row> rows) {
-        // Batches of one PartitionKey; the export keeps a partition's rows in one file, so batches come out full.
-        Map<String, Batch> open = new LinkedHashMap<>();
-        for (Row row : rows) {
+    /**
+     * One file's rows into batches of one PartitionKey. A partition's rows are mostly together in a file, so
+     * batches come out full; at most {@value #MAX_OPEN_ROWS} rows wait in open batches, which bounds the memory.
+     */
+    private final class FileWriter {
+        private static final int MAX_OPEN_ROWS = 5_000;
+        private final Map<String, Batch> open = new LinkedHashMap<>();
+        private int openRows;
+
+        void add(Row row) {
             Batch batch = open.computeIfAbsent(row.partitionKey(), pk -> new Batch());
             int size = RowJson.toJson(row).length;
             if (batch.rows.size() == MAX_BATCH_ROWS || batch.bytes + size > MAX_BATCH_BYTES
                     || batch.rowKeys.contains(row.rowKey())) { // a row twice in one batch is refused by the service
+                openRows -= batch.rows.size();
                 flush(row.partitionKey(), batch);
             }
             batch.add(row, size);
+            if (++openRows > MAX_OPEN_ROWS) {
+                flushAll();
+            }
         }
-        open.forEach(this::flush);
+
+        void flushAll() {
+            open.forEach(Importer.this::flush);
+            open.clear();
+            openRows = 0;
+        }
     }
 
     private void flush(String partitionKey, Batch batch) {
