@@ -41,7 +41,8 @@ public final class FolderStore implements BackupStore {
                 Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw new BackupException(BackupException.Kind.FAILED, "cannot write " + target + ": " + e.getMessage());
+            throw new BackupException(BackupException.Kind.FAILED, "cannot write " + target + " ("
+                    + e.getClass().getSimpleName() + "): " + e.getMessage());
         }
     }
 

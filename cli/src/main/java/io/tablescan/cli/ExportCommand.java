@@ -112,7 +112,7 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
             }, printer, interrupt, (kafka, outcome) -> {
                 String topic = kafka.namespace().topic(role);
                 try {
-                    return finish(kafka, topic, outcome, target, printer);
+                    return finish(kafka, topic, outcome, target, accountName(), printer);
                 } finally {
                     deleteTopic(kafka, topic);
                 }
@@ -122,7 +122,7 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
 
     /** Stage 2 once the scan ended: the files and the manifest, only for a scan that completed with no failure. */
     private static int finish(KafkaSettings kafka, String topic, CopyRun.Outcome outcome, BackupStore target,
-            ProgressPrinter printer) {
+            String accountName, ProgressPrinter printer) {
         ScanTotals totals = outcome.totals();
         if (outcome.interrupted()) {
             throw new UserError(UserError.INTERRUPTED, "interrupted: no manifest was written, so " + target.describe()
@@ -137,17 +137,34 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
         long started = System.nanoTime();
         Manifest manifest;
         try {
-            manifest = ExportFiles.write(kafka, topic, totals, target);
+            System.out.println("writing the data files to " + target.describe() + "...");
+            long[] lastLine = {System.nanoTime()};
+            manifest = ExportFiles.write(kafka, topic, totals, target, accountName, written -> {
+                if (System.nanoTime() - lastLine[0] >= 5_000_000_000L) { // a plain line every 5 s, as copy's
+                    lastLine[0] = System.nanoTime();
+                    System.out.printf("  %,d of %,d rows in files%n", written, totals.rowsRead());
+                }
+            });
         } catch (BackupException e) {
             throw BackupLocations.error(e);
         }
         List<Manifest.DataFile> files = manifest.files();
         long rows = manifest.totalRows();
         long bytes = files.stream().mapToLong(Manifest.DataFile::bytes).sum();
-        System.out.printf("exported %s in %s (%s) to %s in %.1f s%n", ProgressPrinter.plural(rows, "row"),
+        System.out.printf("exported %s in %s (%s) to %s; files written in %.1f s%n", ProgressPrinter.plural(rows, "row"),
                 ProgressPrinter.plural(files.size(), "file"), String.format("%,d bytes", bytes), target.describe(),
                 (System.nanoTime() - started) / 1e9);
         return 0;
+    }
+
+    /** The manifest's source account: the alias, or the AccountName a connection string names (never its key). */
+    private String accountName() {
+        if (sourceAccount.connectionString == null) {
+            return sourceAccount.name();
+        }
+        var name = java.util.regex.Pattern.compile("(?i)(?:^|;)\\s*AccountName\\s*=\\s*([A-Za-z0-9]{1,64})\\s*(?:;|$)")
+                .matcher(sourceAccount.connectionString);
+        return name.find() ? name.group(1) : sourceAccount.name();
     }
 
     private static void createTopic(KafkaSettings kafka, String topic, int partitions) {

@@ -54,7 +54,7 @@ class BackupIT {
         Manifest manifest = Manifest.parse(Files.readAllBytes(export.resolve("manifest.json")));
         assertThat(manifest.totalRows()).isEqualTo(67);
         assertThat(manifest.sourceTable()).isEqualTo(SOURCE);
-        assertThat(manifest.sourceAccount()).isEqualTo("source");
+        assertThat(manifest.sourceAccount()).isEqualTo("devstoreaccount1"); // the connection string's AccountName
         assertThat(manifest.files()).isNotEmpty();
         long rows = 0;
         for (Manifest.DataFile file : manifest.files()) {
