@@ -2,6 +2,7 @@ package io.tablescan.bench;
 
 import io.tablescan.backup.ExportFiles;
 import io.tablescan.backup.FolderStore;
+import io.tablescan.backup.ImportSeeder;
 import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
 import io.tablescan.cli.CopyRun;
@@ -35,8 +36,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * The export and import scenarios: the generated table exported through the embedded broker to files on local
- * disk (both stages, as {@code tablescan export} runs them), and those files imported into a destination that
- * checks every row. Files go to a temporary folder, deleted at the end.
+ * disk (both stages, as {@code tablescan export} runs them), and those files imported (checked, then through
+ * the embedded broker and the copy-workers, as {@code tablescan import} does it) into a destination that checks
+ * every row. Files go to a temporary folder, deleted at the end.
  */
 final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
     private final EmbeddedKafkaBroker broker;
@@ -110,23 +112,34 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
         }
     }
 
+    /** As `tablescan import` does it: every file checked, then the batches through Kafka to the copy-workers. */
     private BenchCommand.Run importOnce(String scenario) {
         InMemoryTableStore destination = new InMemoryTableStore(InMemoryTableStore.Adversary.NONE, Duration.ZERO);
         CheckingTable copy = new CheckingTable(table);
         destination.attach("copy", copy);
+        Accounts accounts = new Accounts(alias -> null).register("destination", destination)
+                .register("export", destination);
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("export", "source")).to(new TableRef("destination", "copy"))
+                .build();
         try (HeapPeak heap = HeapPeak.start()) {
             long start = System.nanoTime();
-            Importer importer = new Importer(new FolderStore(lastExport), destination, "copy", 8);
+            FolderStore files = new FolderStore(lastExport);
+            Importer importer = new Importer(files, 4);
             Manifest manifest = importer.manifest();
-            importer.checkAll(manifest);
-            importer.writeAll(manifest);
+            long batches = importer.checkAll(manifest);
+            CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight)
+                    .withReadInFlight(readInFlight), spec, new ProgressPrinter(new PrintStream(
+                    OutputStream.nullOutputStream())), Duration.ofHours(6), Duration.ofMillis(250), t -> {},
+                    (kafka, s) -> ImportSeeder.seed(kafka, s, files, manifest, batches, manifest.totalRows()));
             double seconds = (System.nanoTime() - start) / 1e9;
-            if (!copy.exact()) {
+            if (!outcome.totals().complete() || !copy.exact()) {
                 throw new UserError(UserError.FAILED, "the import is not exact: " + copy.missing() + " rows missing, "
                         + copy.wrong() + " wrong writes");
             }
-            return new BenchCommand.Run(scenario, "import", importer.rowsWritten(), seconds, destination.requests(),
-                    heap.megabytes(), List.of(new double[] {0, 0}, new double[] {seconds, importer.rowsWritten()}));
+            long rows = outcome.totals().rowsWritten();
+            System.out.printf("  import: %,d batches, checked and written in %.1f s%n", batches, seconds);
+            return new BenchCommand.Run(scenario, "import", rows, seconds, destination.requests(), heap.megabytes(),
+                    List.of(new double[] {0, 0}, new double[] {seconds, rows}));
         }
     }
 

@@ -19,6 +19,12 @@ import java.util.Map;
 public final class CopyRun {
     private CopyRun() {}
 
+    /** Seeds a scan on the Kafka it runs on: {@link ScanStarter#start} (its root item), or an import's batches. */
+    @FunctionalInterface
+    public interface Seeder {
+        void seed(KafkaSettings kafka, ScanSpec spec);
+    }
+
     /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
     public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
 
@@ -29,7 +35,8 @@ public final class CopyRun {
      */
     static Outcome runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec,
             ProgressPrinter printer, Interrupt interrupt) {
-        return runHere(cluster, accounts, env, kafka -> spec, printer, interrupt, (kafka, outcome) -> outcome);
+        return runHere(cluster, accounts, env, kafka -> spec, ScanStarter::start, printer, interrupt,
+                (kafka, outcome) -> outcome);
     }
 
     /**
@@ -38,18 +45,18 @@ public final class CopyRun {
      * there (an export's second stage reads the topic).
      */
     static <T> T runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env,
-            java.util.function.Function<KafkaSettings, ScanSpec> prepare, ProgressPrinter printer, Interrupt interrupt,
-            java.util.function.BiFunction<KafkaSettings, Outcome, T> after) {
+            java.util.function.Function<KafkaSettings, ScanSpec> prepare, Seeder seeder, ProgressPrinter printer,
+            Interrupt interrupt, java.util.function.BiFunction<KafkaSettings, Outcome, T> after) {
         if (cluster != null) {
             try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
                 return after.apply(own.kafka(), run(own.kafka(), accounts, env, prepare.apply(own.kafka()), printer,
-                        Duration.ofDays(7), interrupt));
+                        Duration.ofDays(7), interrupt, seeder));
             }
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             KafkaSettings kafka = KafkaSettings.of(broker.bootstrapServers());
             return after.apply(kafka, run(kafka, accounts, env, prepare.apply(kafka), printer, Duration.ofDays(7),
-                    interrupt));
+                    interrupt, seeder));
         }
     }
 
@@ -65,6 +72,11 @@ public final class CopyRun {
      */
     static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
             ProgressPrinter printer, Duration timeout, Interrupt interrupt) {
+        return run(kafka, accounts, env, spec, printer, timeout, interrupt, ScanStarter::start);
+    }
+
+    static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            ProgressPrinter printer, Duration timeout, Interrupt interrupt, Seeder seeder) {
         WorkerSettings settings;
         try {
             settings = WorkerSettings.local(kafka, accounts).withPlugins(SinkPlugins.fromEnvironment(env))
@@ -72,7 +84,7 @@ public final class CopyRun {
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
-        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt);
+        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt, seeder);
     }
 
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {
@@ -84,13 +96,24 @@ public final class CopyRun {
         return run(settings, spec, printer, timeout, interval, each, Interrupt.never());
     }
 
+    /** As below, seeded by {@code seeder} (the bench's import). */
+    public static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Seeder seeder) {
+        return run(settings, spec, printer, timeout, interval, each, Interrupt.never(), seeder);
+    }
+
+    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt) {
+        return run(settings, spec, printer, timeout, interval, each, interrupt, ScanStarter::start);
+    }
+
     /**
      * Seeds, then calls {@code each} with the scan's totals every {@code interval} until it ends or Ctrl-C
      * interrupts it. An interrupted scan is cancelled before the workers stop, so that workers elsewhere on the
      * same cluster skip its items instead of going on with a copy nobody follows.
      */
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
-            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt) {
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt, Seeder seeder) {
         KafkaSettings kafka = settings.kafka();
         if (interrupt.requested()) {
             return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
@@ -102,7 +125,7 @@ public final class CopyRun {
             if (interrupt.requested()) {
                 return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
             }
-            ScanStarter.start(kafka, spec);
+            seeder.seed(kafka, spec);
             printer.progressHeader(spec);
             ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || interrupt.requested(), timeout,
                     interval, each);

@@ -109,7 +109,7 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
                 // Keyed by PartitionKey: a partition's rows stay in one topic partition, and so in one file.
                 return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
                         TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
-            }, printer, interrupt, (kafka, outcome) -> {
+            }, io.tablescan.control.ScanStarter::start, printer, interrupt, (kafka, outcome) -> {
                 String topic = kafka.namespace().topic(role);
                 try {
                     return finish(kafka, topic, outcome, target, accountName(), printer);

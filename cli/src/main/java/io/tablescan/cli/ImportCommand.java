@@ -2,11 +2,13 @@ package io.tablescan.cli;
 
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.ImportSeeder;
 import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.RetryPolicy;
-import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
 import java.util.Map;
@@ -16,13 +18,16 @@ import picocli.CommandLine.Option;
 
 /**
  * Restores an export into a table. Every file is checked against the manifest (size, SHA-256, every line, row
- * count) before any row is written, so a bad export writes nothing; then the files are written in parallel with
- * upsert-replace in batches of one partition.
+ * count) before any row is written, so a bad export writes nothing; then the rows go to the workers as entity
+ * batches of one partition, which the copy-worker writes with upsert-replace and the ledger counts, as a copy's.
  */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Restores an export (a folder or a Blob container with manifest.json) into a table, created if "
                 + "missing. Checks every file's SHA-256 and rows first: a bad export writes nothing.")
 final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+    /** Files checked at once: reading and hashing them is I/O and one core each. */
+    private static final int CHECKERS = 4;
+
     @Option(names = "--from", paramLabel = "DIR", description = "The folder of the export.")
     String fromFolder;
 
@@ -53,9 +58,9 @@ final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
             + "created if missing. Rows with the export's keys are replaced, its other rows kept.")
     String destTable;
 
-    @Option(names = "--writers", defaultValue = "8", paramLabel = "N", description = "Files written at once, 1 to 64 "
-            + "(default ${DEFAULT-VALUE}).")
-    int writers;
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
+            + "(default: an embedded broker), in topics and groups of this import's own, removed when it ends.")
+    String kafka;
 
     Map<String, String> env = System.getenv();
 
@@ -67,40 +72,67 @@ final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     @Override
     public Integer call() {
         Checks.tableName("--dest-table", destTable);
-        if (writers < 1 || writers > 64) {
-            throw new UserError(UserError.USAGE, "--writers must be 1 to 64");
-        }
+        Checks.bootstrapServers(kafka);
         BackupStore from = BackupLocations.open(env, "from", fromFolder, fromContainer, fromPrefix,
                 fromConnectionString, fromAccount);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
-        long started = System.nanoTime();
-        Importer importer = new Importer(from, new RetryingTableStore(dest, RetryPolicy.DEFAULT), destTable, writers);
+        Importer importer = new Importer(from, CHECKERS);
+        Manifest manifest;
+        long batches;
         try {
-            Manifest manifest = importer.manifest();
+            manifest = importer.manifest();
             System.out.printf("checking %s in %s (%s of %s/%s, scan %s)%n",
                     ProgressPrinter.plural(manifest.files().size(), "file"), from.describe(),
                     ProgressPrinter.plural(manifest.totalRows(), "row"), manifest.sourceAccount(),
                     manifest.sourceTable(), manifest.scanId());
-            importer.checkAll(manifest);
-            try {
-                dest.createTableIfNotExists(destTable);
-            } catch (TableStoreException e) {
-                throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
-                        + ": " + e.getMessage());
-            }
-            Checks.warnIfHoldsRows(dest, destTable, System.err);
-            importer.writeAll(manifest);
-            double seconds = (System.nanoTime() - started) / 1e9;
-            System.out.printf("imported %s from %s into %s in %.1f s (%,.0f rows/s, %s)%n",
-                    ProgressPrinter.plural(importer.rowsWritten(), "row"),
-                    ProgressPrinter.plural(manifest.files().size(), "file"), destTable, seconds,
-                    importer.rowsWritten() / Math.max(seconds, 1e-3), ProgressPrinter.plural(importer.batches(), "batch"));
-            return 0;
+            batches = importer.checkAll(manifest);
         } catch (BackupException e) {
-            String written = importer.rowsWritten() == 0 ? "; nothing was written"
-                    : "; " + importer.rowsWritten() + " rows were written: run the same import again to finish it";
-            BackupException withState = new BackupException(e.kind(), e.getMessage() + written);
-            throw BackupLocations.error(withState);
+            throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; nothing was written"));
+        }
+        try {
+            dest.createTableIfNotExists(destTable);
+        } catch (TableStoreException e) {
+            throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
+                    + ": " + e.getMessage());
+        }
+        Checks.warnIfHoldsRows(dest, destTable, System.err);
+        if (batches == 0) {
+            System.out.println("imported 0 rows (the export is empty) into " + destTable);
+            return 0;
+        }
+        if (cluster != null) {
+            Checks.kafkaReachable(cluster);
+        }
+        // The workers resolve both names to the destination: an import's batches read nothing.
+        String destName = destAccount != null ? destAccount : "destination";
+        Accounts accounts = new Accounts(name -> null).register(destName, dest).register("export", dest);
+        String sourceTable = manifest.sourceTable() != null
+                && io.tablescan.table.TableNames.problem(manifest.sourceTable()) == null ? manifest.sourceTable() : destTable;
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("export", sourceTable))
+                .to(new TableRef(destName, destTable)).build();
+        System.out.printf("writing %s in %,d batches through the workers%n",
+                ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
+        Manifest checked = manifest;
+        long batchCount = batches;
+        try (Interrupt interrupt = Interrupt.onSigint()) {
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, env, k -> spec,
+                    (k, s) -> ImportSeeder.seed(k, s, from, checked, batchCount, checked.totalRows()), printer,
+                    interrupt, (k, o) -> o);
+            if (outcome.interrupted()) {
+                throw new UserError(UserError.INTERRUPTED, "interrupted: table " + destTable + " holds part of the "
+                        + "import; run the same import again to finish it: it is idempotent");
+            }
+            int code = printer.summary(outcome.totals());
+            if (code == 0) {
+                System.out.printf("imported %s into %s%n", ProgressPrinter.plural(outcome.totals().rowsWritten(), "row"),
+                        destTable);
+            }
+            return code;
+        } catch (BackupException e) {
+            throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; table " + destTable
+                    + " may hold part of the import: run the same import again"));
         }
     }
 }

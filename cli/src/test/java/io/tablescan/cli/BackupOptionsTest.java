@@ -34,10 +34,10 @@ class BackupOptionsTest {
     }
 
     @Test
-    void importNeedsOnePlaceAndValidWriters() {
+    void importNeedsOnePlace() {
         Cli.assertOneLine(Cli.run(IMPORT), UserError.USAGE, "give one of --from DIR and --from-container NAME");
-        Cli.assertOneLine(Cli.run(TargetOptionsTest.with(IMPORT, "--from", "x", "--writers", "0")), UserError.USAGE,
-                "--writers must be 1 to 64");
+        Cli.assertOneLine(Cli.run(TargetOptionsTest.with(IMPORT, "--from", "x", "--kafka", "no port")), UserError.USAGE,
+                "--kafka");
         Cli.assertOneLine(Cli.run(TargetOptionsTest.with(IMPORT, "--from-container", "abc",
                 "--from-connection-string", "nonsense")), UserError.USAGE, "the Blob connection string is not valid");
     }

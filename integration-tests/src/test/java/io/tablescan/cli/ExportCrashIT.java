@@ -84,7 +84,7 @@ class ExportCrashIT {
             Map<String, String> env = Map.of("TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING",
                     LocalServices.azurite().connectionString());
             Process importer = children.start("import", env, "import", "--from", folder.toString(), "--dest-account",
-                    "emulator", "--dest-table", "importcrash", "--writers", "2");
+                    "emulator", "--dest-table", "importcrash");
             assertThat(FreePorts.await(() -> holdsRows("importcrash"), Duration.ofMinutes(3), importer::isAlive))
                     .as("the import wrote rows").isTrue();
             importer.destroyForcibly();
