@@ -47,6 +47,10 @@ final class AzuriteBlob {
         }
     }
 
+    String endpoint() {
+        return "http://127.0.0.1:" + port + "/" + AzuriteServer.ACCOUNT;
+    }
+
     String connectionString() {
         return "DefaultEndpointsProtocol=http;AccountName=" + AzuriteServer.ACCOUNT + ";AccountKey="
                 + LocalServices.azurite().accountKey() + ";BlobEndpoint=http://127.0.0.1:" + port + "/"

@@ -97,6 +97,31 @@ class BackupIT {
     }
 
     @Test
+    void aBlobEndpointWithASasTokenWorksAndTheTokenShowsNowhere() throws Exception {
+        var service = new com.azure.storage.blob.BlobServiceClientBuilder()
+                .connectionString(AzuriteBlob.shared().connectionString()).buildClient();
+        String sas = service.generateAccountSas(new com.azure.storage.common.sas.AccountSasSignatureValues(
+                java.time.OffsetDateTime.now().plusHours(1),
+                com.azure.storage.common.sas.AccountSasPermission.parse("rwlc"),
+                com.azure.storage.common.sas.AccountSasService.parse("b"),
+                com.azure.storage.common.sas.AccountSasResourceType.parse("sco")));
+        Map<String, String> env = Map.of("TABLESCAN_ACCOUNT_SASBK_BLOB_ENDPOINT", AzuriteBlob.shared().endpoint(),
+                "TABLESCAN_ACCOUNT_SASBK_SAS_TOKEN", sas, "TABLESCAN_ACCOUNT_SRC_CONNECTION_STRING", cs());
+        Cli.Run out = Cli.run(env, "export", "--source-account", "src", "--source-table", SOURCE,
+                "--to-container", "sasbackups", "--to-account", "sasbk");
+        assertThat(out.exitCode()).as(out.out() + out.err()).isZero();
+        Cli.Run in = Cli.run(env, "import", "--from-container", "sasbackups", "--from-account", "sasbk",
+                "--dest-account", "src", "--dest-table", "backupsas");
+        assertThat(in.exitCode()).as(in.out() + in.err()).isZero();
+        assertThat(FidelityIT.client("dump", "backupsas").lines().toList()).isEqualTo(sourceDump);
+        String signature = sas.replaceAll(".*sig=([^&]*).*", "$1");
+        assertThat(out.out() + out.err() + in.out() + in.err()).doesNotContain(signature).doesNotContain("sig=");
+        byte[] manifest = service.getBlobContainerClient("sasbackups").getBlobClient("manifest.json")
+                .downloadContent().toBytes();
+        assertThat(Manifest.parse(manifest).sourceAccount()).isEqualTo("src");
+    }
+
+    @Test
     void anEmptyTableExportsAManifestOfNoFilesAndImportsAsAnEmptyTable(@TempDir Path temp) throws Exception {
         LocalServices.store().createTableIfNotExists("backupempty");
         Cli.Run out = Cli.run("export", "--source-connection-string", cs(), "--source-table", "backupempty",
