@@ -53,7 +53,7 @@ class CliIT {
                 "def", "--kafka", "127.0.0.1:" + io.tablescan.local.FreePorts.find()), 3, "cannot reach Kafka");
         assertOneLine(run("start", "--kafka", "127.0.0.1:" + io.tablescan.local.FreePorts.find(), "--source-account",
                 "a", "--source-table", "abc", "--dest-account", "b", "--dest-table", "def"), 3, "cannot reach Kafka");
-        assertOneLine(run("copy", "--source-table", "abc"), 2, "give where the rows go: --dest-table TABLE or --sink TYPE");
+        assertOneLine(run("copy", "--source-table", "abc"), 2, "give where the rows go: --dest-table TABLE, --to-topic NAME or --sink TYPE");
         String wrongKey = azurite.replaceAll("AccountKey=[^;]+",
                 "AccountKey=" + java.util.Base64.getEncoder().encodeToString(new byte[64]));
         assertOneLine(run("copy", "--source-connection-string", wrongKey, "--source-table", "present", "--dest-table",
