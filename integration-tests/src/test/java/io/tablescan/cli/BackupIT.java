@@ -122,6 +122,23 @@ class BackupIT {
     }
 
     @Test
+    void onAClusterExportAndImportWorkInANamespaceOfTheirOwnAndLeaveNoTopic(@TempDir Path temp) throws Exception {
+        String bootstrap = LocalServices.broker().bootstrapServers();
+        Cli.Run out = Cli.run("export", "--source-connection-string", cs(), "--source-table", SOURCE,
+                "--to", temp.toString(), "--kafka", bootstrap);
+        assertThat(out.exitCode()).as(out.out() + out.err()).isZero();
+        Cli.Run in = Cli.run("import", "--from", temp.toString(), "--dest-connection-string", cs(),
+                "--dest-table", "backupcluster", "--kafka", bootstrap);
+        assertThat(in.exitCode()).as(in.out() + in.err()).isZero();
+        assertThat(in.out()).contains("imported 67 rows into backupcluster");
+        assertThat(FidelityIT.client("dump", "backupcluster").lines().toList()).isEqualTo(sourceDump);
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            assertThat(admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .noneMatch(topic -> topic.contains("export-"));
+        }
+    }
+
+    @Test
     void anEmptyTableExportsAManifestOfNoFilesAndImportsAsAnEmptyTable(@TempDir Path temp) throws Exception {
         LocalServices.store().createTableIfNotExists("backupempty");
         Cli.Run out = Cli.run("export", "--source-connection-string", cs(), "--source-table", "backupempty",
