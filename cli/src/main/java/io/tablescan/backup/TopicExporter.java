@@ -8,6 +8,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -26,6 +30,9 @@ public final class TopicExporter {
     /** How long a transaction left open by a killed worker may hold a partition (the producers' timeout is 60 s). */
     private static final Duration OPEN_TRANSACTIONS_WITHIN = Duration.ofMinutes(3);
 
+    /** Partitions read and cut at once: gzip takes a core each. */
+    private static final int READERS = 2;
+
     private final KafkaSettings kafka;
     private final String topic;
 
@@ -34,38 +41,66 @@ public final class TopicExporter {
         this.topic = topic;
     }
 
-    /** Writes every partition's files to {@code store}; returns their entries, in partition then file order. */
+    /**
+     * Writes every partition's files to {@code store}, {@value #READERS} partitions at once (each file is built in
+     * memory, so this also bounds the memory); returns their entries, in partition then file order.
+     */
     public List<Manifest.DataFile> export(BackupStore store, java.util.function.LongConsumer progress) {
+        List<TopicPartition> partitions;
+        try (Consumer<byte[], byte[]> reader = kafka.newReader()) {
+            partitions = new ArrayList<>(Topics.partitions(reader, topic));
+        }
+        partitions.sort(Comparator.comparingInt(TopicPartition::partition));
+        AtomicLong rows = new AtomicLong();
         List<Manifest.DataFile> files = new ArrayList<>();
-        try (Admin admin = kafka.newAdmin(); Consumer<byte[], byte[]> reader = kafka.newReader()) {
-            List<TopicPartition> partitions = new ArrayList<>(Topics.partitions(reader, topic));
-            partitions.sort(Comparator.comparingInt(TopicPartition::partition));
-            long rows = 0;
+        try (Admin admin = kafka.newAdmin(); ExecutorService pool = Executors.newFixedThreadPool(READERS)) {
+            List<Future<List<Manifest.DataFile>>> parts = new ArrayList<>();
             for (TopicPartition partition : partitions) {
-                long end = committedEnd(admin, partition);
-                reader.assign(List.of(partition));
-                reader.seekToBeginning(List.of(partition));
-                int sequence = 0;
-                PartFile file = null;
-                while (reader.position(partition) < end) {
-                    for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(500))) {
-                        if (record.offset() >= end) {
-                            break;
-                        }
-                        if (file == null) {
-                            file = new PartFile(PartFile.name(partition.partition(), sequence++));
-                        }
-                        file.add(record.value());
-                        if (file.full()) {
-                            files.add(write(store, file));
-                            file = null;
-                        }
-                        progress.accept(++rows);
+                parts.add(pool.submit(() -> export(admin, partition, store, () -> progress.accept(rows.incrementAndGet()))));
+            }
+            for (Future<List<Manifest.DataFile>> part : parts) {
+                try {
+                    files.addAll(part.get());
+                } catch (ExecutionException e) {
+                    pool.shutdownNow();
+                    throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    pool.shutdownNow();
+                    Thread.currentThread().interrupt();
+                    throw new BackupException(BackupException.Kind.FAILED, "interrupted");
+                }
+            }
+        }
+        return files;
+    }
+
+    /** One partition's files, read from its start to its committed end. */
+    private List<Manifest.DataFile> export(Admin admin, TopicPartition partition, BackupStore store, Runnable each) {
+        List<Manifest.DataFile> files = new ArrayList<>();
+        try (Consumer<byte[], byte[]> reader = kafka.newReader()) {
+            long end = committedEnd(admin, partition);
+            reader.assign(List.of(partition));
+            reader.seekToBeginning(List.of(partition));
+            int sequence = 0;
+            PartFile file = null;
+            while (reader.position(partition) < end) {
+                for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(500))) {
+                    if (record.offset() >= end) {
+                        break;
                     }
+                    if (file == null) {
+                        file = new PartFile(PartFile.name(partition.partition(), sequence++));
+                    }
+                    file.add(record.value());
+                    if (file.full()) {
+                        files.add(write(store, file));
+                        file = null;
+                    }
+                    each.run();
                 }
-                if (file != null) {
-                    files.add(write(store, file));
-                }
+            }
+            if (file != null) {
+                files.add(write(store, file));
             }
         }
         return files;

@@ -138,10 +138,10 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
         Manifest manifest;
         try {
             System.out.println("writing the data files to " + target.describe() + "...");
-            long[] lastLine = {System.nanoTime()};
+            java.util.concurrent.atomic.AtomicLong lastLine = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
             manifest = ExportFiles.write(kafka, topic, totals, target, accountName, written -> {
-                if (System.nanoTime() - lastLine[0] >= 5_000_000_000L) { // a plain line every 5 s, as copy's
-                    lastLine[0] = System.nanoTime();
+                long last = lastLine.get(); // called by each partition's reader: one line every 5 s, as copy's
+                if (System.nanoTime() - last >= 5_000_000_000L && lastLine.compareAndSet(last, System.nanoTime())) {
                     System.out.printf("  %,d of %,d rows in files%n", written, totals.rowsRead());
                 }
             });
