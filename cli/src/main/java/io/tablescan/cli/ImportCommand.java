@@ -113,7 +113,7 @@ final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
                 .to(new TableRef(destName, destTable)).build();
         System.out.printf("writing %s in %,d batches through the workers%n",
                 ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
-        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local()).fromFiles();
         Manifest checked = manifest;
         long batchCount = batches;
         try (Interrupt interrupt = Interrupt.onSigint()) {
