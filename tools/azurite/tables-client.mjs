@@ -75,6 +75,12 @@ function literal(value) {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+// `dump T | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(0);
+});
+
 async function dump() {
   const raw = new Map();
   client.pipeline.addPolicy({

@@ -9,6 +9,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
@@ -78,8 +81,8 @@ public final class ProgressPrinter {
     /** The scan is seeded now: the wait for its first record counts from here. */
     void progressHeader(ScanSpec spec) {
         sinceMillis = clock.getAsLong();
-        out.printf("scan %s: %s -> %s, page size %d%n", spec.getScanId(), spec.getSource().getTable(),
-                target(spec, false), spec.getPageSize());
+        out.printf("scan %s: %s -> %s, page size %d%s%n", spec.getScanId(), spec.getSource().getTable(),
+                target(spec, false), spec.getPageSize(), selection(spec).map(s -> "; " + s).orElse(""));
     }
 
     void progress(ScanTotals t) {
@@ -100,8 +103,8 @@ public final class ProgressPrinter {
         if (terminal) {
             out.print("\r" + (t.started() ? bar(t) + " " : "") + line + "\u001b[K");
             barShown = true;
-        } else {
-            out.println("  " + line);
+        } else { // no bar: its figures in words
+            out.println("  " + (t.started() ? itemsDone(t) + ", " : "") + line);
         }
     }
 
@@ -135,10 +138,39 @@ public final class ProgressPrinter {
 
     /** Items finished out of items known so far: the table's size is unknown until discovery ends. */
     static String bar(ScanTotals t) {
-        long emitted = Math.max(1, t.itemsEmitted());
-        double fraction = Math.min(1.0, (emitted - t.openItems()) / (double) emitted);
+        double fraction = doneFraction(t);
         int filled = (int) Math.round(fraction * BAR);
         return "[" + "#".repeat(filled) + ".".repeat(BAR - filled) + String.format("] %3.0f%%", fraction * 100);
+    }
+
+    /** The bar's figures for a plain line: "120 of 643 items done (19%)". */
+    static String itemsDone(ScanTotals t) {
+        return String.format("%,d of %,d items done (%.0f%%)", t.itemsEmitted() - t.openItems(), t.itemsEmitted(),
+                doneFraction(t) * 100);
+    }
+
+    private static double doneFraction(ScanTotals t) {
+        long emitted = Math.max(1, t.itemsEmitted());
+        return Math.min(1.0, (emitted - t.openItems()) / (double) emitted);
+    }
+
+    /** The rows and columns a scan selects, as the user gave them, or empty for the whole table. */
+    static Optional<String> selection(ScanSpec spec) {
+        List<String> parts = new ArrayList<>();
+        if (spec.getLowerPartition() != null || spec.getUpperPartition() != null) {
+            parts.add("partitions from " + quoted(spec.getLowerPartition()) + " to " + quoted(spec.getUpperPartition()));
+        }
+        if (spec.getRowFilter() != null) {
+            parts.add("filter " + spec.getRowFilter());
+        }
+        if (spec.getSelect() != null) {
+            parts.add("columns " + String.join(",", spec.getSelect()));
+        }
+        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
+    }
+
+    private static String quoted(String bound) {
+        return bound == null ? "the end" : "\"" + bound + "\"";
     }
 
     /**
@@ -175,6 +207,7 @@ public final class ProgressPrinter {
         out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
         out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
         work(t);
+        emptyHint(t);
         if (t.complete() && t.spec() != null && !fromFiles) {
             out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
                     nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
@@ -190,6 +223,7 @@ public final class ProgressPrinter {
         out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
         out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
         work(t);
+        emptyHint(t);
         errors(t);
         out.println(countLine(t));
         return exitCode(t);
@@ -202,18 +236,31 @@ public final class ProgressPrinter {
     }
 
     static String plural(long n, String noun) {
-        return String.format("%,d %s%s", n, noun, n == 1 ? "" : "s");
+        return plural(n, noun, noun + "s");
+    }
+
+    static String plural(long n, String one, String many) {
+        return String.format("%,d %s", n, n == 1 ? one : many);
     }
 
     /** The scan's items and requests. */
     private void work(ScanTotals t) {
-        out.printf("  items:         %,d prefix queries, %,d partition queries, %,d entity batches (deepest chain %d)%n",
-                t.done(ItemKind.PREFIX_QUERY), t.done(ItemKind.PARTITION_QUERY), t.done(ItemKind.ENTITY_BATCH),
-                t.maxDepth());
+        out.printf("  items:         %s, %s, %s (deepest chain %d)%n",
+                plural(t.done(ItemKind.PREFIX_QUERY), "prefix query", "prefix queries"),
+                plural(t.done(ItemKind.PARTITION_QUERY), "partition query", "partition queries"),
+                plural(t.done(ItemKind.ENTITY_BATCH), "entity batch", "entity batches"), t.maxDepth());
         out.printf("  open items:    %,d of %,d emitted; %,d failed, %,d skipped, %,d retried%n", t.openItems(),
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
-        out.printf("  requests:      %,d reads of the source, %,d writes to the destination; %,d retried (%,d throttled)%n",
-                t.readRequests(), t.writeRequests(), t.retries(), t.throttles());
+        out.printf("  requests:      %s of the source, %s to the destination; %,d retried (%,d throttled)%n",
+                plural(t.readRequests(), "read"), plural(t.writeRequests(), "write"), t.retries(), t.throttles());
+    }
+
+    /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */
+    private void emptyHint(ScanTotals t) {
+        if (t.complete() && t.rowsRead() == 0 && t.spec() != null) {
+            out.println("  no rows:       " + selection(t.spec()).map(s -> "no row of the source matches the selection ("
+                    + s + ")").orElse("the source table is empty"));
+        }
     }
 
     private void errors(ScanTotals t) {
@@ -229,7 +276,7 @@ public final class ProgressPrinter {
     String failureHint(ScanTotals t) {
         String id = t.scanId();
         String kafka = hints.kafka();
-        String failed = String.format("%,d failed items", t.itemsFailed());
+        String failed = plural(t.itemsFailed(), "failed item");
         if (hints.inProcess() && t.spec() != null && t.spec().getCount()) {
             return failed + ": fix the cause (errors above), then count again";
         }
@@ -281,7 +328,7 @@ public final class ProgressPrinter {
         }
         return switch (t.state()) {
             case COMPLETED -> "completed";
-            case COMPLETED_WITH_FAILURES -> "completed with " + String.format("%,d", t.itemsFailed()) + " failed items";
+            case COMPLETED_WITH_FAILURES -> "completed with " + plural(t.itemsFailed(), "failed item");
             case CANCELLED -> "was cancelled" + (t.openItems() > 0 ? " (" + t.openItems() + " items still draining)" : "");
             case RUNNING -> "did NOT complete (" + String.format("%,d", t.openItems()) + " open items)";
         };

@@ -113,7 +113,7 @@ class ProgressPrinterTest {
 
         bytes.reset();
         assertThat(printer(false).summary(count(true))).isEqualTo(UserError.FAILED);
-        assertThat(out()).contains("1 failed items: fix the cause (errors above), then count again")
+        assertThat(out()).contains("1 failed item: fix the cause (errors above), then count again")
                 .endsWith("not exact (the count did not complete): at least 1,237 rows in 412 partitions\n");
         assertThat(ProgressPrinter.plural(1, "partition")).isEqualTo("1 partition");
     }
@@ -122,6 +122,38 @@ class ProgressPrinterTest {
     void aRateShowsFromTheFirstSecondsOfACopy() {
         printer(false).progress(new ScanTotals("s1", running()));
         assertThat(out()).as("480 rows written 2 s after the seed").contains("480 rows, 240 rows/s");
+    }
+
+    @Test
+    void aPlainLineSaysWhatTheBarShows() {
+        printer(false).progress(new ScanTotals("s1", running()));
+        assertThat(out()).as("1 root and 8 of 13 batches done").startsWith("  9 of 14 items done (64%), 480 rows,");
+    }
+
+    @Test
+    void theOpeningLineShowsTheSelection() {
+        ScanSpec spec = spec();
+        spec.setLowerPartition("a");
+        spec.setRowFilter("Size gt 1");
+        spec.setSelect(List.of("Size", "Name"));
+        printer(false).progressHeader(spec);
+        assertThat(out()).isEqualTo("scan s1: Packages -> PackagesCopy, page size 1000; partitions from \"a\" to the end; "
+                + "filter Size gt 1; columns Size,Name\n");
+    }
+
+    @Test
+    void aCompleteScanOfNoRowSaysWhy() {
+        ScanSpec filtered = spec();
+        filtered.setRowFilter("Size gt 1");
+        for (ScanSpec spec : List.of(spec(), filtered)) {
+            ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("s1").started(spec).emitted(ItemKind.PREFIX_QUERY)));
+            s = ScanFold.apply(s, at(T0 + 500, new ScanEventBuilder("s1").done(ItemKind.PREFIX_QUERY, 0,
+                    new ItemHandler.Result(List.of(), 0, 0, 1))));
+            assertThat(printer(false).summary(new ScanTotals("s1", s))).isZero();
+        }
+        assertThat(out()).contains("  no rows:       the source table is empty\n",
+                "  no rows:       no row of the source matches the selection (filter Size gt 1)\n",
+                "items:         1 prefix query, 0 partition queries, 0 entity batches", "1 read of the source, 0 writes");
     }
 
     @Test
@@ -196,7 +228,7 @@ class ProgressPrinterTest {
     void afterACopyOnTheEmbeddedBrokerTheHintIsToRunItAgain() {
         int code = printer(false).hints(ProgressPrinter.Hints.local()).summary(failed());
         assertThat(code).isEqualTo(UserError.FAILED);
-        assertThat(out()).contains("1 failed items: fix the cause (errors above), then run the same copy again: it is "
+        assertThat(out()).contains("1 failed item: fix the cause (errors above), then run the same copy again: it is "
                 + "idempotent").doesNotContain("tablescan failures").doesNotContain("tablescan retry");
     }
 

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -61,6 +62,12 @@ class WorkerRuntimeTest {
 
     /** A handler whose behaviour the test decides. */
     static ItemHandler<PrefixQuery> handler(Function<PrefixQuery, ItemHandler.Result> behaviour) {
+        return handlerWithContext((item, context) -> behaviour.apply(item));
+    }
+
+    /** A handler whose behaviour, given the item's context too, the test decides. */
+    static ItemHandler<PrefixQuery> handlerWithContext(
+            BiFunction<PrefixQuery, ItemContext, ItemHandler.Result> behaviour) {
         return new ItemHandler<>() {
             @Override
             public Class<PrefixQuery> type() {
@@ -69,7 +76,7 @@ class WorkerRuntimeTest {
 
             @Override
             public Result handle(PrefixQuery item, ItemContext context) {
-                return behaviour.apply(item);
+                return behaviour.apply(item, context);
             }
         };
     }
@@ -133,22 +140,14 @@ class WorkerRuntimeTest {
 
     /** A handler that publishes one record to topic "rows" through its item's context, then fails if told to. */
     static ItemHandler<PrefixQuery> publishing(boolean fail) {
-        return new ItemHandler<>() {
-            @Override
-            public Class<PrefixQuery> type() {
-                return PrefixQuery.class;
+        return handlerWithContext((item, context) -> {
+            context.publish("rows", "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8),
+                    Map.of("h", "x".getBytes(StandardCharsets.UTF_8)));
+            if (fail) {
+                throw new IllegalStateException("failed after publishing");
             }
-
-            @Override
-            public Result handle(PrefixQuery item, ItemContext context) {
-                context.publish("rows", "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8),
-                        Map.of("h", "x".getBytes(StandardCharsets.UTF_8)));
-                if (fail) {
-                    throw new IllegalStateException("failed after publishing");
-                }
-                return new Result(List.of(), 1, 1, 1);
-            }
-        };
+            return new ItemHandler.Result(List.of(), 1, 1, 1);
+        });
     }
 
     @Test
