@@ -57,12 +57,15 @@ final class BenchCommand implements Callable<Integer> {
                     List.of("serial", "prefix"), 4096, 4096),
             "azurite", new Scenario("azurite", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("direct", "prefix", "serial"), 32, 32),
+            // A prefix copy into a new table, then a verify of the source against that copy (both tables read).
+            "verify", new Scenario("verify", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
+                    List.of("copy", "verify"), 32, 32),
             // Paced accounts: 8 reads of 1,000 rows in flight keep the source busy; more would only queue.
             "seed-replica", new Scenario("seed-replica", 3_558_594, Duration.ofMillis(100),
                     new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048, 8));
 
     @Option(names = "--scenario", defaultValue = "pipeline",
-            description = "pipeline, latency, azurite, seed-replica, export or import (default ${DEFAULT-VALUE}).")
+            description = "pipeline, latency, azurite, seed-replica, verify, export or import (default ${DEFAULT-VALUE}).")
     String scenarioName;
 
     @Option(names = "--rows", description = "Rows in the table (default: the scenario's).")
@@ -115,18 +118,19 @@ final class BenchCommand implements Callable<Integer> {
         GeneratedTable table = new GeneratedTable(n);
         List<Run> results = new ArrayList<>();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
-                AzuriteServer azurite = scenario.name().equals("azurite") ? AzuriteServer.start() : null) {
-            BenchRunner runner = azurite != null
-                    ? new AzuriteRunner(broker, azurite, table, concurrency)
+                AzuriteServer azurite = scenario.name().equals("azurite") || scenario.name().equals("verify")
+                        ? AzuriteServer.start() : null) {
+            BenchRunner runner = scenario.name().equals("verify") ? new VerifyRunner(broker, azurite, table, concurrency)
+                    : azurite != null ? new AzuriteRunner(broker, azurite, table, concurrency)
                     : scenario.name().equals("export") || scenario.name().equals("import")
                     ? new BackupBench(broker, table, concurrency, readConcurrency)
                     : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency);
             for (int i = 1; i <= runs; i++) {
                 for (String strategy : scenario.strategies()) {
                     Run run = runner.run(scenario.name(), strategy, i);
-                    System.out.printf("  %-7s run %d: %,d rows in %.1f s: %,.0f rows/s, %,d requests, peak heap %,d MB, copy exact%n",
+                    System.out.printf("  %-7s run %d: %,d rows in %.1f s: %,.0f rows/s, %,d requests, peak heap %,d MB, %s%n",
                             run.strategy(), i, run.rows(), run.seconds(), run.rowsPerSecond(), run.requests(),
-                            run.peakHeapMb());
+                            run.peakHeapMb(), run.strategy().equals("verify") ? "tables equal" : "copy exact");
                     results.add(run);
                 }
             }
@@ -237,6 +241,51 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * One Azurite: a prefix copy of the source into a new table, then a verify of the source against it, which
+     * reads both tables; rows/s of each count the source's rows. The verify must find the tables equal.
+     */
+    static final class VerifyRunner implements BenchRunner {
+        private final EmbeddedKafkaBroker broker;
+        private final TableStore store;
+        private final TableServiceClient tables;
+        private final int inFlight;
+
+        VerifyRunner(EmbeddedKafkaBroker broker, AzuriteServer azurite, GeneratedTable table, int inFlight) {
+            this.broker = broker;
+            this.store = TableStores.forCommand(AzureTableStore.fromConnectionString(azurite.connectionString()));
+            this.tables = new TableServiceClientBuilder().connectionString(azurite.connectionString()).buildClient();
+            this.inFlight = inFlight;
+            System.out.printf("  filling Azurite with %,d rows...%n", table.size());
+            SampleTable.write(store, "source", table.all(), 16);
+        }
+
+        @Override
+        public Run run(String name, String strategy, int index) {
+            String copy = "verifycopy" + index;
+            Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
+            if (strategy.equals("copy")) {
+                Measured measured = copyThroughKafka(broker, accounts, "prefix", copy, inFlight, inFlight);
+                if (!measured.totals().complete()) {
+                    throw new UserError(UserError.FAILED, "the copy did not complete");
+                }
+                return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
+                        measured.totals().requests(), measured.peakHeapMb(), measured.points());
+            }
+            var spec = ScanSpecs.verify().from(new TableRef("source", "source")).to(new TableRef("destination", copy))
+                    .pageSize(1000).strategy(ScanStrategy.PREFIX).build();
+            Measured measured = throughKafka(broker, accounts, spec, inFlight, inFlight, ScanTotals::rowsRead);
+            ScanTotals t = measured.totals();
+            if (!t.complete() || t.rowsMissing() + t.rowsDiffering() + t.rowsExtra() > 0) {
+                throw new UserError(UserError.FAILED, "the verify found differences in an exact copy: "
+                        + t.rowsMissing() + " missing, " + t.rowsDiffering() + " different, " + t.rowsExtra() + " extra");
+            }
+            tables.deleteTable(copy);
+            return new Run(name, strategy, t.rowsRead(), measured.seconds(), t.requests(), measured.peakHeapMb(),
+                    measured.points());
+        }
+    }
+
     record Measured(ScanTotals totals, double seconds, List<double[]> points, long peakHeapMb) {}
 
     /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
@@ -244,17 +293,24 @@ final class BenchCommand implements Callable<Integer> {
             int inFlight, int readInFlight) {
         var spec = ScanSpecs.copy().from(new TableRef("source", "source")).to(new TableRef("destination", destination))
                 .pageSize(1000).strategy(ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT))).build();
+        return throughKafka(broker, accounts, spec, inFlight, readInFlight, ScanTotals::rowsWritten);
+    }
+
+    /** A scan through the embedded broker and in-process workers, its {@code progress} sampled every 250 ms. */
+    static Measured throughKafka(EmbeddedKafkaBroker broker, Accounts accounts, io.tablescan.schema.ScanSpec spec,
+            int inFlight, int readInFlight, java.util.function.ToLongFunction<ScanTotals> progress) {
         List<double[]> points = new ArrayList<>();
         try (HeapPeak heap = HeapPeak.start()) {
             long start = System.nanoTime();
             CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight).withReadInFlight(readInFlight), spec,
                     new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofHours(6),
-                    Duration.ofMillis(250), t -> points.add(new double[] {(System.nanoTime() - start) / 1e9, t.rowsWritten()}));
+                    Duration.ofMillis(250), t -> points.add(new double[] {(System.nanoTime() - start) / 1e9,
+                            progress.applyAsLong(t)}));
             // Time from seeding, as the outcome counts it (the workers' start-up before it is not the copy's).
             double offset = (System.nanoTime() - start) / 1e9 - outcome.seconds();
             List<double[]> fromSeed = new ArrayList<>(List.of(new double[] {0, 0}));
             points.stream().filter(p -> p[0] >= offset).forEach(p -> fromSeed.add(new double[] {p[0] - offset, p[1]}));
-            fromSeed.add(new double[] {outcome.seconds(), outcome.totals().rowsWritten()});
+            fromSeed.add(new double[] {outcome.seconds(), progress.applyAsLong(outcome.totals())});
             return new Measured(outcome.totals(), outcome.seconds(), fromSeed, heap.megabytes());
         }
     }

@@ -40,6 +40,19 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    @Option(names = "--mirror", description = "Also delete the destination table's rows that the source lacks, in "
+            + "the range the options select, so that the destination ends equal to the source (not with --since or "
+            + "--filter).")
+    boolean mirror;
+
+    @Option(names = "--dry-run", description = "With --mirror: change nothing; list what the mirror would write "
+            + "(rows missing or different in the destination) and delete (rows the source lacks).")
+    boolean dryRun;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "With --mirror: write every row found missing, "
+            + "different or extra to FILE, one JSON object a line (as verify's report).")
+    java.nio.file.Path report;
+
     Map<String, String> env = System.getenv();
 
     @Override
@@ -52,6 +65,8 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
         Checks.tableName("--source-table", sourceTable);
         target.validate();
         scan.validate();
+        checkMirror();
+        DifferenceReport.checkWritable(report);
         Checks.bootstrapServers(kafka);
         if (target.toTopic != null && kafka == null) {
             throw new UserError(UserError.USAGE, "--to-topic needs --kafka HOST:PORT: an embedded broker, and the topic "
@@ -68,8 +83,10 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
         }
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
-        if (target.toTable()) {
-            createDestination(dest, target.destTable);
+        if (target.toTable() && !dryRun) {
+            createDestination(dest, target.destTable, !mirror); // a mirror's extra rows are its work, not news
+        } else if (dryRun) {
+            Checks.tableExists(dest, target.destTable, "destination"); // a dry run creates nothing
         }
         if (kafka != null) {
             Checks.kafkaReachable(cluster);
@@ -82,8 +99,11 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
             destName = "destination";
         }
         Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
-        var spec = scan.applyTo(target.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable)), destName))
-                .build();
+        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.verify() : ScanSpecs.copy().mirror(mirror))
+                .from(new TableRef(sourceName, sourceTable)), destName)).build();
+        if (mirror) {
+            return MirrorRun.run(cluster, accounts, env, spec, report, dryRun);
+        }
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
@@ -95,14 +115,42 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
         }
     }
 
-    private static void createDestination(TableStore dest, String table) {
+    /**
+     * A mirror deletes by what the source holds in its range. --since reads only rows written since: it cannot see
+     * which rows the source deleted. --filter selects by values, which differ between the tables exactly where a
+     * mirror has work: a destination row the filter selects may be a row the source holds with values it does not
+     * select, and a mirror would delete a row the source has.
+     */
+    private void checkMirror() {
+        if (!mirror) {
+            if (dryRun || report != null) {
+                throw new UserError(UserError.USAGE, (dryRun ? "--dry-run" : "--report") + " goes with --mirror");
+            }
+            return;
+        }
+        if (!target.toTable()) {
+            throw new UserError(UserError.USAGE, "--mirror needs --dest-table: it mirrors into a table");
+        }
+        if (scan.since != null) {
+            throw new UserError(UserError.USAGE, "--mirror takes no --since: an incremental read cannot know which "
+                    + "rows the source deleted");
+        }
+        if (scan.filter != null) {
+            throw new UserError(UserError.USAGE, "--mirror takes no --filter: a destination row the filter selects "
+                    + "may be one the source holds with other values, and would be deleted");
+        }
+    }
+
+    private static void createDestination(TableStore dest, String table, boolean warnIfHoldsRows) {
         try {
             dest.createTableIfNotExists(table);
         } catch (TableStoreException e) {
             throw new UserError(UserError.forStatus(e.status()),
                     "cannot create the destination table " + table + ": " + e.getMessage());
         }
-        Checks.warnIfHoldsRows(dest, table, System.err);
+        if (warnIfHoldsRows) {
+            Checks.warnIfHoldsRows(dest, table, System.err);
+        }
     }
 
     /** The store of one side, given by exactly one of a connection string and an alias. */

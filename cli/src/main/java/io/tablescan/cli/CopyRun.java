@@ -19,14 +19,25 @@ import java.util.Map;
 public final class CopyRun {
     private CopyRun() {}
 
+    /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
+    public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
+
     /** Seeds a scan on the Kafka it runs on: {@link ScanStarter#start} (its root item), or an import's batches. */
     @FunctionalInterface
     public interface Seeder {
         void seed(KafkaSettings kafka, ScanSpec spec);
     }
 
-    /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
-    public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
+    /** What a command reads of the scan's Kafka once it has ended, before its broker or namespace goes. */
+    @FunctionalInterface
+    interface Ended {
+        void read(KafkaSettings kafka, ScanTotals totals);
+    }
+
+    static Outcome runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            ProgressPrinter printer, Interrupt interrupt) {
+        return runHere(cluster, accounts, env, spec, printer, interrupt, null);
+    }
 
     /**
      * Runs the scan on {@code cluster} in a namespace of its own (no other scan's items, and its items for no
@@ -34,15 +45,22 @@ public final class CopyRun {
      * with the command.
      */
     static Outcome runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec,
-            ProgressPrinter printer, Interrupt interrupt) {
-        return runHere(cluster, accounts, env, kafka -> spec, ScanStarter::start, printer, interrupt,
-                (kafka, outcome) -> outcome);
+            ProgressPrinter printer, Interrupt interrupt, Ended ended) {
+        if (cluster != null) {
+            try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
+                return run(own.kafka(), accounts, env, spec, printer, Duration.ofDays(7), interrupt, ended);
+            }
+        }
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            return run(KafkaSettings.of(broker.bootstrapServers()), accounts, env, spec, printer, Duration.ofDays(7),
+                    interrupt, ended);
+        }
     }
 
     /**
      * As above, with the spec made by {@code prepare} on the Kafka the scan runs on (an export names its topic in
-     * the scan's namespace and creates it), and a step {@code after} the scan ended, while that Kafka is still
-     * there (an export's second stage reads the topic).
+     * the scan's namespace and creates it), seeded by {@code seeder}, and a step {@code after} the scan ended,
+     * while that Kafka is still there (an export's second stage reads the topic).
      */
     static <T> T runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env,
             java.util.function.Function<KafkaSettings, ScanSpec> prepare, Seeder seeder, ProgressPrinter printer,
@@ -50,13 +68,13 @@ public final class CopyRun {
         if (cluster != null) {
             try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
                 return after.apply(own.kafka(), run(own.kafka(), accounts, env, prepare.apply(own.kafka()), printer,
-                        Duration.ofDays(7), interrupt, seeder));
+                        Duration.ofDays(7), interrupt, seeder, null));
             }
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             KafkaSettings kafka = KafkaSettings.of(broker.bootstrapServers());
             return after.apply(kafka, run(kafka, accounts, env, prepare.apply(kafka), printer, Duration.ofDays(7),
-                    interrupt, seeder));
+                    interrupt, seeder, null));
         }
     }
 
@@ -72,11 +90,16 @@ public final class CopyRun {
      */
     static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
             ProgressPrinter printer, Duration timeout, Interrupt interrupt) {
-        return run(kafka, accounts, env, spec, printer, timeout, interrupt, ScanStarter::start);
+        return run(kafka, accounts, env, spec, printer, timeout, interrupt, null);
     }
 
     static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
-            ProgressPrinter printer, Duration timeout, Interrupt interrupt, Seeder seeder) {
+            ProgressPrinter printer, Duration timeout, Interrupt interrupt, Ended ended) {
+        return run(kafka, accounts, env, spec, printer, timeout, interrupt, ScanStarter::start, ended);
+    }
+
+    static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            ProgressPrinter printer, Duration timeout, Interrupt interrupt, Seeder seeder, Ended ended) {
         WorkerSettings settings;
         try {
             settings = WorkerSettings.local(kafka, accounts).withPlugins(SinkPlugins.fromEnvironment(env))
@@ -84,7 +107,7 @@ public final class CopyRun {
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
-        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt, seeder);
+        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt, seeder, ended);
     }
 
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {
@@ -96,24 +119,30 @@ public final class CopyRun {
         return run(settings, spec, printer, timeout, interval, each, Interrupt.never());
     }
 
-    /** As below, seeded by {@code seeder} (the bench's import). */
-    public static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
-            Duration interval, java.util.function.Consumer<ScanTotals> each, Seeder seeder) {
-        return run(settings, spec, printer, timeout, interval, each, Interrupt.never(), seeder);
-    }
-
-    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
-            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt) {
-        return run(settings, spec, printer, timeout, interval, each, interrupt, ScanStarter::start);
-    }
-
     /**
      * Seeds, then calls {@code each} with the scan's totals every {@code interval} until it ends or Ctrl-C
      * interrupts it. An interrupted scan is cancelled before the workers stop, so that workers elsewhere on the
      * same cluster skip its items instead of going on with a copy nobody follows.
      */
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
-            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt, Seeder seeder) {
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt) {
+        return run(settings, spec, printer, timeout, interval, each, interrupt, null);
+    }
+
+    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt, Ended ended) {
+        return run(settings, spec, printer, timeout, interval, each, interrupt, ScanStarter::start, ended);
+    }
+
+    /** As above, seeded by {@code seeder} (the bench's import). */
+    public static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Seeder seeder) {
+        return run(settings, spec, printer, timeout, interval, each, Interrupt.never(), seeder, null);
+    }
+
+    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt, Seeder seeder,
+            Ended ended) {
         KafkaSettings kafka = settings.kafka();
         if (interrupt.requested()) {
             return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
@@ -141,7 +170,11 @@ public final class CopyRun {
                             + spec.getScanId() + " --kafka " + kafka.bootstrapServers() + "`");
                 }
             }
-            return new Outcome(totals, (System.nanoTime() - start) / 1e9, interrupted);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (ended != null && totals.ended() && !interrupted) {
+                ended.read(kafka, totals);
+            }
+            return new Outcome(totals, seconds, interrupted);
         }
     }
 

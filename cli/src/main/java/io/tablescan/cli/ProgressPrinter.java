@@ -196,6 +196,9 @@ public final class ProgressPrinter {
         if (t.spec() != null && t.spec().getCount()) {
             return countSummary(t);
         }
+        if (t.spec() != null && t.spec().getVerify()) {
+            return verifySummary(t);
+        }
         out.printf("scan %s %s%n", t.scanId(), describe(t));
         if (t.spec() != null) {
             out.printf("  tables:        %s/%s -> %s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable(),
@@ -226,6 +229,18 @@ public final class ProgressPrinter {
         emptyHint(t);
         errors(t);
         out.println(countLine(t));
+        return exitCode(t);
+    }
+
+    /** A verify's scan: the tables compared, its pace and work; the differences follow (VerifyCommand). */
+    private int verifySummary(ScanTotals t) {
+        out.printf("scan %s %s%n", t.scanId(), describe(t));
+        out.printf("  tables:        %s/%s compared with %s%n", t.spec().getSource().getAccount(),
+                t.spec().getSource().getTable(), target(t.spec(), true));
+        out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
+        out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
+        work(t);
+        errors(t);
         return exitCode(t);
     }
 
@@ -279,6 +294,9 @@ public final class ProgressPrinter {
         String failed = plural(t.itemsFailed(), "failed item");
         if (hints.inProcess() && t.spec() != null && t.spec().getCount()) {
             return failed + ": fix the cause (errors above), then count again";
+        }
+        if (hints.inProcess() && t.spec() != null && t.spec().getVerify()) {
+            return failed + ": fix the cause (errors above), then verify again";
         }
         if (hints.inProcess()) { // this command's record of the failures ends with it
             return failed + ": fix the cause (errors above), then run the same copy again: it is idempotent "

@@ -44,6 +44,16 @@ public final class ScanSpecs {
         return count;
     }
 
+    /**
+     * The spec of a new verify: {@code ScanSpecs.verify().from(source).to(destination).build()}; its readers compare
+     * each range of the source with the same range of the destination and emit no entity batches.
+     */
+    public static Copy verify() {
+        Copy verify = new Copy();
+        verify.verify = true;
+        return verify;
+    }
+
     /** The parts of a scan's spec, for {@link #copy()} and {@link #count()}. */
     public static final class Copy {
         private TableRef source;
@@ -56,6 +66,8 @@ public final class ScanSpecs {
         private String lowerPartition;
         private String upperPartition;
         private boolean count;
+        private boolean verify;
+        private boolean mirror;
 
         private Copy() {}
 
@@ -107,6 +119,12 @@ public final class ScanSpecs {
             return this;
         }
 
+        /** A copy that also deletes the destination's rows that the source lacks, in the scan's range. */
+        public Copy mirror(boolean mirror) {
+            this.mirror = mirror;
+            return this;
+        }
+
         /** A new spec, with a new scan id. */
         public ScanSpec build() {
             return ScanSpec.newBuilder()
@@ -122,6 +140,8 @@ public final class ScanSpecs {
                     .setLowerPartition(lowerPartition)
                     .setUpperPartition(upperPartition)
                     .setCount(count)
+                    .setVerify(verify)
+                    .setMirror(mirror)
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .build();
         }

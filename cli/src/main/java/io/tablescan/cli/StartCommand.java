@@ -52,6 +52,14 @@ final class StartCommand implements Callable<Integer>, TablescanCommand.ReadsEnv
     @Mixin
     WaitOptions wait = new WaitOptions();
 
+    @Option(names = "--verify", description = "Seed a verify instead of a copy: compare the source with --dest-table "
+            + "(see verify); with --wait, exit 0 if equal, 7 if different.")
+    boolean verify;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "With --verify --wait: write every difference to "
+            + "FILE, one JSON object a line (default: none).")
+    java.nio.file.Path report;
+
     Map<String, String> env = System.getenv();
 
     @Override
@@ -71,6 +79,17 @@ final class StartCommand implements Callable<Integer>, TablescanCommand.ReadsEnv
             throw new UserError(UserError.USAGE, "--dest-table needs --dest-account ALIAS");
         }
         wait.only(await, "--wait");
+        if (verify && !target.toTable()) {
+            throw new UserError(UserError.USAGE, "--verify needs --dest-table and --dest-account: the table to compare with");
+        }
+        if (verify && scan.since != null) {
+            throw new UserError(UserError.USAGE, "--verify takes no --since: rows deleted from the source since then "
+                    + "would go unseen");
+        }
+        if (report != null && !(verify && await)) {
+            throw new UserError(UserError.USAGE, "--report goes with --verify --wait");
+        }
+        DifferenceReport.checkWritable(report);
         target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
         Accounts local = new Accounts(env::get);
         if (target.toTable()) {
@@ -82,14 +101,14 @@ final class StartCommand implements Callable<Integer>, TablescanCommand.ReadsEnv
         if (local.configured(sourceAccount)) {
             Checks.tableExists(Checks.account(local, sourceAccount), sourceTable, "source");
         }
-        if (target.toTable() && local.configured(destAccount)) {
+        if (target.toTable() && local.configured(destAccount) && !verify) {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
         try (Admin admin = settings.newAdmin()) {
             Topics.ensure(admin, settings.namespace(), topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
         }
-        var spec = scan.applyTo(target.applyTo(ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable)),
-                destAccount)).build();
+        var spec = scan.applyTo(target.applyTo((verify ? ScanSpecs.verify() : ScanSpecs.copy())
+                .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
         if (!await) {
@@ -98,7 +117,11 @@ final class StartCommand implements Callable<Integer>, TablescanCommand.ReadsEnv
         ProgressPrinter printer = new ProgressPrinter(System.out)
                 .hints(ProgressPrinter.Hints.cluster(settings.bootstrapServers()));
         try (ScanStatusReader reader = new ScanStatusReader(settings)) {
-            return printer.summary(wait.await(reader, spec.getScanId(), ScanTotals::ended, printer));
+            ScanTotals totals = wait.await(reader, spec.getScanId(), ScanTotals::ended, printer);
+            if (verify && totals.ended()) {
+                return VerifyCommand.summary(printer, totals, DifferenceReport.read(settings, spec.getScanId(), report));
+            }
+            return printer.summary(totals);
         }
     }
 

@@ -8,6 +8,8 @@ public final class UserError extends RuntimeException {
     public static final int NOT_FOUND = 4;
     public static final int CANCELLED = 5;
     public static final int DENIED = 6;
+    /** verify: the tables differ (the scan completed; the differences are exact). */
+    public static final int DIFFERENT = 7;
     /** Stopped by Ctrl-C (SIGINT): 128 + 2, the shell's convention. */
     public static final int INTERRUPTED = 130;
 

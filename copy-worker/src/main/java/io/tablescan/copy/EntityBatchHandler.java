@@ -4,6 +4,8 @@ import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.table.TableStore;
 import io.tablescan.sink.Rows;
 import io.tablescan.sink.SinkRefs;
 import io.tablescan.sink.SinkRegistry;
@@ -18,14 +20,20 @@ import java.util.List;
  */
 public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
     private final SinkRegistry sinks;
+    private final WorkerSettings settings; // for a mirror's deletes; null in tests of sinks alone
 
     public EntityBatchHandler(WorkerSettings settings) {
         this(SinkRegistry.load(settings.plugins(), ref -> new WorkerSinkContext(ref, settings), settings.retry(),
-                new TopicSink.Provider(settings.kafka())));
+                new TopicSink.Provider(settings.kafka())), settings);
     }
 
     public EntityBatchHandler(SinkRegistry sinks) {
+        this(sinks, null);
+    }
+
+    EntityBatchHandler(SinkRegistry sinks, WorkerSettings settings) {
         this.sinks = sinks;
+        this.settings = settings;
     }
 
     @Override
@@ -39,9 +47,26 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
         if (ref == null) {
             return new Result(List.of(), 0, 0, 0); // a scan without a sink: other consumers use the batches
         }
+        if (!batch.getDeletes().isEmpty()) {
+            return delete(batch, context);
+        }
         List<Row> rows = Rows.of(batch);
         int requests = sinks.sink(ref).write(rows, context, context);
         return new Result(List.of(), 0, rows.size(), requests);
+    }
+
+    /**
+     * A mirror's deletes from its destination table: a row already gone (a replay's) is no failure, and each row
+     * counts once, in the transaction that commits this batch.
+     */
+    private Result delete(EntityBatch batch, ItemContext context) {
+        ScanSpec spec = batch.getSpec();
+        TableStore destination = settings.store(spec.getDestination().getAccount(), context);
+        for (String rowKey : batch.getDeletes()) {
+            destination.delete(spec.getDestination().getTable(), batch.getPartitionKey(), rowKey);
+        }
+        int deleted = batch.getDeletes().size();
+        return new Result(List.of(), 0, 0, deleted, 0, new Compared(0, 0, 0, deleted));
     }
 
     @Override

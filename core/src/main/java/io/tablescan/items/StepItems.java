@@ -21,10 +21,14 @@ public final class StepItems {
      * reads the keys only: an empty projection, to which every store adds PartitionKey and RowKey.
      */
     public static PageReader reader(TableStore source, ScanSpec spec) {
+        return reader(source, spec.getSource().getTable(), spec);
+    }
+
+    /** One page per call from {@code table} of {@code store}, read as the scan reads its source. */
+    public static PageReader reader(TableStore store, String table, ScanSpec spec) {
         QueryOptions options = new QueryOptions(spec.getPageSize(), spec.getCount() ? List.of() : spec.getSelect(),
                 spec.getRowFilter());
-        String table = spec.getSource().getTable();
-        return (query, from) -> source.query(table, query, options, from);
+        return (query, from) -> store.query(table, query, options, from);
     }
 
     /**
@@ -33,7 +37,7 @@ public final class StepItems {
      */
     public static ItemHandler.Result result(ScanSpec spec, StepResult step, int depth, String continued) {
         List<SpecificRecord> emitted = new ArrayList<>(
-                spec.getCount() ? List.of() : EntityBatcher.batches(spec, step.rows()));
+                spec.getCount() || spec.getVerify() ? List.of() : EntityBatcher.batches(spec, step.rows()));
         for (ScanQuery handoff : step.handoffs()) {
             emitted.add(WorkItems.item(spec, handoff, depth + 1,
                     PartitionCount.continuedBy(handoff, continued, step.rows())));

@@ -34,7 +34,12 @@ public final class WorkItemValidator {
             case PartitionQuery q -> spec(q.getSpec());
             case EntityBatch b -> {
                 spec(b.getSpec());
-                if (b.getEntities().isEmpty() || b.getEntities().size() > EntityBatcher.MAX_ROWS) {
+                if (!b.getDeletes().isEmpty()) { // a mirror's deletes: rows or deletes, never both
+                    if (!b.getEntities().isEmpty() || b.getDeletes().size() > EntityBatcher.MAX_ROWS
+                            || !b.getSpec().getMirror()) {
+                        throw new InvalidItemException("a delete batch holds 1 to 100 RowKeys of a mirror, and no rows");
+                    }
+                } else if (b.getEntities().isEmpty() || b.getEntities().size() > EntityBatcher.MAX_ROWS) {
                     throw new InvalidItemException("an entity batch holds 1 to 100 rows, got " + b.getEntities().size());
                 }
             }

@@ -16,9 +16,19 @@ public interface ItemHandler<T extends SpecificRecord> {
     default void close() {}
 
     /** The items to emit and what the step did; {@code partitions}: those whose first selected row it read. */
-    record Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests, long partitions) {
+    record Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests, long partitions,
+            Compared compared) {
         public Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests) {
             this(emitted, rowsRead, rowsWritten, requests, 0);
         }
+
+        public Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests, long partitions) {
+            this(emitted, rowsRead, rowsWritten, requests, partitions, Compared.NONE);
+        }
+    }
+
+    /** What a verifying or mirroring step found in the destination's rows of its range. */
+    record Compared(long missing, long differing, long extra, long deleted) {
+        public static final Compared NONE = new Compared(0, 0, 0, 0);
     }
 }

@@ -113,9 +113,14 @@ public record Namespace(String name) {
         return topic("scan-control");
     }
 
+    /** What verifies and mirrors found: {@code Difference} records, keyed by scan id. */
+    public String differences() {
+        return topic("differences");
+    }
+
     public List<String> topics() {
         return List.of(prefixQueries(), partitionQueries(), entityBatches(), scanEvents(), deadLetters(), scans(),
-                scanControl());
+                scanControl(), differences());
     }
 
     /** Topics that keep only the latest record per key. */

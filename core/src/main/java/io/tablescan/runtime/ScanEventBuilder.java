@@ -24,6 +24,10 @@ public final class ScanEventBuilder {
     private long retries;
     private long throttles;
     private int maxDepth;
+    private long rowsMissing;
+    private long rowsDiffering;
+    private long rowsExtra;
+    private long rowsDeleted;
     private String firstError;
 
     public ScanEventBuilder(String scanId) {
@@ -46,6 +50,10 @@ public final class ScanEventBuilder {
         rowsRead += result.rowsRead();
         rowsWritten += result.rowsWritten();
         partitions += result.partitions();
+        rowsMissing += result.compared().missing();
+        rowsDiffering += result.compared().differing();
+        rowsExtra += result.compared().extra();
+        rowsDeleted += result.compared().deleted();
         requests += result.requests();
         if (kind == ItemKind.ENTITY_BATCH) { // the only kind that writes; the others read the source
             writeRequests += result.requests();
@@ -88,7 +96,8 @@ public final class ScanEventBuilder {
     public ScanEvent build() {
         return new ScanEvent(scanId, System.currentTimeMillis(), startedSpec, counts(emitted), counts(done),
                 counts(failed), rowsRead, rowsWritten, requests, maxDepth, firstError, counts(skipped),
-                counts(retried), cancelled, retries, throttles, writeRequests, partitions);
+                counts(retried), cancelled, retries, throttles, writeRequests, partitions, rowsMissing, rowsDiffering, rowsExtra,
+                rowsDeleted);
     }
 
     private static ItemCounts counts(Map<ItemKind, Integer> byKind) {

@@ -34,6 +34,10 @@ public final class ScanFold {
         s.setRowsRead(s.getRowsRead() + event.getRowsRead());
         s.setRowsWritten(s.getRowsWritten() + event.getRowsWritten());
         s.setPartitions(s.getPartitions() + event.getPartitions());
+        s.setRowsMissing(s.getRowsMissing() + event.getRowsMissing());
+        s.setRowsDiffering(s.getRowsDiffering() + event.getRowsDiffering());
+        s.setRowsExtra(s.getRowsExtra() + event.getRowsExtra());
+        s.setRowsDeleted(s.getRowsDeleted() + event.getRowsDeleted());
         s.setRequests(s.getRequests() + event.getRequests());
         s.setWriteRequests(s.getWriteRequests() + event.getWriteRequests());
         s.setRetries(s.getRetries() + event.getRetries());
@@ -59,9 +63,10 @@ public final class ScanFold {
         return sum(s.getEmitted()) - sum(s.getDone()) - sum(s.getFailed()) - sum(s.getSkipped());
     }
 
-    /** Rows written, or rows read for a scan without a sink. */
+    /** Rows written, or rows read for a scan without a sink and for a verify (which writes nothing). */
     public static long rowsCopied(ScanStatus s) {
-        return s.getSpec() != null && SinkRefs.of(s.getSpec()) == null ? s.getRowsRead() : s.getRowsWritten();
+        return s.getSpec() != null && (s.getSpec().getVerify() || SinkRefs.of(s.getSpec()) == null) ? s.getRowsRead()
+                : s.getRowsWritten();
     }
 
     public static long sum(ItemCounts c) {

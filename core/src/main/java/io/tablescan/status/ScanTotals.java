@@ -89,6 +89,26 @@ public final class ScanTotals {
         return status == null ? 0 : status.getPartitions();
     }
 
+    /** Verify and mirror: source rows the destination lacks (exact once the scan is complete). */
+    public long rowsMissing() {
+        return status == null ? 0 : status.getRowsMissing();
+    }
+
+    /** Verify and mirror: rows in both tables whose properties differ. */
+    public long rowsDiffering() {
+        return status == null ? 0 : status.getRowsDiffering();
+    }
+
+    /** Verify and mirror: destination rows the source lacks. */
+    public long rowsExtra() {
+        return status == null ? 0 : status.getRowsExtra();
+    }
+
+    /** Mirror: destination rows deleted because the source lacks them. */
+    public long rowsDeleted() {
+        return status == null ? 0 : status.getRowsDeleted();
+    }
+
     public long rowsCopied() {
         return status == null ? 0 : ScanFold.rowsCopied(status);
     }

@@ -41,6 +41,11 @@ abstract class InterceptingTableStore implements TableStore {
     }
 
     @Override
+    public final boolean delete(String table, String partitionKey, String rowKey) {
+        return call("delete", () -> store.delete(table, partitionKey, rowKey));
+    }
+
+    @Override
     public final boolean tableExists(String table) {
         return call("exists", () -> store.tableExists(table));
     }

@@ -16,4 +16,9 @@ public interface TableStore extends RowSource {
     void createTableIfNotExists(String table);
 
     boolean tableExists(String table);
+
+    /** Deletes one row, a mirror's; false when it was already gone (a replay's delete is no failure). */
+    default boolean delete(String table, String partitionKey, String rowKey) {
+        throw new UnsupportedOperationException("this store cannot delete rows");
+    }
 }

@@ -16,7 +16,7 @@ class NamespaceTest {
         assertThat(ns).isEqualTo(Namespace.DEFAULT);
         assertThat(ns.topics()).containsExactly("tablescan.prefix-queries", "tablescan.partition-queries",
                 "tablescan.entity-batches", "tablescan.scan-events", "tablescan.dead-letters", "tablescan.scans",
-                "tablescan.scan-control");
+                "tablescan.scan-control", "tablescan.differences");
         assertThat(WorkerRuntime.groupId(ns, "copy")).isEqualTo("tablescan-copy");
         assertThat(ns.ledger()).isEqualTo("tablescan-ledger");
         assertThat(ns.topic(ItemKind.ENTITY_BATCH)).isEqualTo("tablescan.entity-batches");

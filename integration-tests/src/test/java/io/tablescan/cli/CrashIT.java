@@ -78,9 +78,15 @@ class CrashIT {
          * up to {@code most} times (every kind at least once when the scan lasts); returns once the scan ended.
          */
         List<String> killDuring(String scanId, int most, long step) throws Exception {
+            return killDuring(scanId, most, step, ScanTotals::rowsWritten);
+        }
+
+        /** As above, the scan's progress measured by {@code progress} (rows read, for a scan that writes none). */
+        List<String> killDuring(String scanId, int most, long step, java.util.function.ToLongFunction<ScanTotals> progress)
+                throws Exception {
             Random random = new Random(5);
             List<String> kills = new ArrayList<>();
-            ScanTotals t = ScanAwait.until(kafka, scanId, s -> s.rowsWritten() > 0, Duration.ofMinutes(2));
+            ScanTotals t = ScanAwait.until(kafka, scanId, s -> progress.applyAsLong(s) > 0, Duration.ofMinutes(2));
             while (!t.ended() && kills.size() < most) {
                 List<String> names = new ArrayList<>(workers.keySet());
                 String victim = kills.size() < KINDS.size() ? KINDS.get(kills.size()) + "-" + (1 + random.nextInt(2))
@@ -88,10 +94,11 @@ class CrashIT {
                 Process process = workers.get(victim);
                 process.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful leave, an open transaction
                 assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-                kills.add(victim + " at " + t.rowsWritten() + " rows");
+                kills.add(victim + " at " + progress.applyAsLong(t) + " rows");
                 workers.put(victim, children.start(victim, env, "worker", victim.substring(0, victim.indexOf('-'))));
-                long rows = t.rowsWritten();
-                t = ScanAwait.until(kafka, scanId, s -> s.ended() || s.rowsWritten() > rows + step, Duration.ofMinutes(2));
+                long rows = progress.applyAsLong(t);
+                t = ScanAwait.until(kafka, scanId, s -> s.ended() || progress.applyAsLong(s) > rows + step,
+                        Duration.ofMinutes(2));
             }
             System.out.println("kills survived: " + kills.size() + " " + kills);
             return kills;

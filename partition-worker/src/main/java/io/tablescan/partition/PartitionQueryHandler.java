@@ -1,5 +1,6 @@
 package io.tablescan.partition;
 
+import io.tablescan.items.ComparingSteps;
 import io.tablescan.items.StepItems;
 import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemContext;
@@ -12,9 +13,11 @@ import io.tablescan.schema.ScanSpec;
 /** Pages one partition for a bounded number of pages: its rows as batches, its remainder as a new item. */
 public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> {
     private final WorkerSettings settings;
+    private final ComparingSteps comparing;
 
     public PartitionQueryHandler(WorkerSettings settings) {
         this.settings = settings;
+        this.comparing = new ComparingSteps(settings);
     }
 
     @Override
@@ -25,8 +28,12 @@ public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> 
     @Override
     public Result handle(PartitionQuery item, ItemContext context) {
         ScanSpec spec = item.getSpec();
-        var step = PartitionStep.run(WorkItems.partition(item), spec.getPageBudget(),
+        var partition = WorkItems.partition(item);
+        var step = PartitionStep.run(partition, spec.getPageBudget(),
                 StepItems.reader(settings.store(spec.getSource().getAccount(), context), spec));
+        if (ComparingSteps.applies(spec)) {
+            return comparing.result(spec, partition, step, item.getDepth(), item.getContinuedPartition(), context);
+        }
         return StepItems.result(spec, step, item.getDepth(), item.getContinuedPartition());
     }
 }

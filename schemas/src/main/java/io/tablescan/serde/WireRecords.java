@@ -1,5 +1,6 @@
 package io.tablescan.serde;
 
+import io.tablescan.schema.Difference;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
@@ -19,7 +20,8 @@ public final class WireRecords {
             EntityBatch.getClassSchema(),
             ScanEvent.getClassSchema(),
             ScanStatus.getClassSchema(),
-            ScanControl.getClassSchema());
+            ScanControl.getClassSchema(),
+            Difference.getClassSchema());
 
     static {
         // Avro 1.12 refuses to instantiate generated classes of packages it does not trust.

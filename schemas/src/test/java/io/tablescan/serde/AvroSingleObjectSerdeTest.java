@@ -41,7 +41,7 @@ class AvroSingleObjectSerdeTest {
                 new Property("big", EdmType.INT64, Long.MIN_VALUE),
                 new Property("bin", EdmType.BINARY, ByteBuffer.wrap(new byte[] {0, 1, (byte) 0xFF})),
                 new Property("none", EdmType.STRING, null)));
-        EntityBatch batch = new EntityBatch("item", spec(), "\uD800\uDC00pk", List.of(entity));
+        EntityBatch batch = new EntityBatch("item", spec(), "\uD800\uDC00pk", List.of(entity), List.of());
 
         EntityBatch back = (EntityBatch) deserializer.deserialize("t", serializer.serialize("t", batch));
 
@@ -95,7 +95,7 @@ class AvroSingleObjectSerdeTest {
         Schema released = WireRecords.releasedSchemas().stream()
                 .filter(s -> s.getFullName().equals(EntityBatch.getClassSchema().getFullName())).findFirst().orElseThrow();
         assertThat(released.getField("spec").schema().getField("sink")).isNull();
-        EntityBatch batch = new EntityBatch("id", spec(), "p", List.of(new Entity("r", List.of())));
+        EntityBatch batch = new EntityBatch("id", spec(), "p", List.of(new Entity("r", List.of())), List.of());
         GenericRecord old = asWrittenBy(released, batch);
 
         EntityBatch back = (EntityBatch) deserializer.deserialize("t", encode(released, old));
@@ -120,7 +120,7 @@ class AvroSingleObjectSerdeTest {
         assertThat(event.getField("partitions")).isNull();
         ItemCounts none = new ItemCounts(0, 0, 0);
         ScanEvent written = new ScanEvent("s", 1L, null, none, new ItemCounts(1, 0, 0), none, 10L, 0L, 1L, 0, null,
-                none, none, false, 0L, 0L, 0L, 0L);
+                none, none, false, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
         assertThat(((ScanEvent) deserializer.deserialize("t", encode(event, asWrittenBy(event, written)))).getPartitions())
                 .as("a released worker's event counts no partitions").isZero();
     }

@@ -60,6 +60,11 @@ public final class InMemoryTableStore implements TableStore {
 
         /** Every row in key order. */
         List<Row> all();
+
+        /** Removes a row; false when it was not there. */
+        default boolean remove(String partitionKey, String rowKey) {
+            throw new UnsupportedOperationException("a generated table cannot delete rows");
+        }
     }
 
     record RowId(String partitionKey, String rowKey) {}
@@ -103,6 +108,13 @@ public final class InMemoryTableStore implements TableStore {
         @Override
         public List<Row> all() {
             return List.copyOf(rows.values());
+        }
+
+        @Override
+        public boolean remove(String partitionKey, String rowKey) {
+            RowId id = new RowId(partitionKey, rowKey);
+            timestamps.remove(id);
+            return rows.remove(id) != null;
         }
     }
 
@@ -185,6 +197,12 @@ public final class InMemoryTableStore implements TableStore {
         for (Row row : batch) {
             rows.put(row, writeTime());
         }
+    }
+
+    @Override
+    public boolean delete(String table, String partitionKey, String rowKey) {
+        request();
+        return existing(table).remove(partitionKey, rowKey);
     }
 
     /** Now in 100 ns ticks, and after every earlier write's: the service's clock as a filter on Timestamp sees it. */

@@ -177,6 +177,19 @@ public final class AzureTableStore implements TableStore {
     }
 
     @Override
+    public boolean delete(String table, String partitionKey, String rowKey) {
+        try {
+            call(table, () -> { client(table).deleteEntity(partitionKey, rowKey); return null; });
+            return true;
+        } catch (TableStoreException e) {
+            if (e.status() == 404) { // already gone: a replayed mirror deletes what it deleted before
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    @Override
     public void createTableIfNotExists(String table) {
         call(table, () -> service.createTableIfNotExists(table));
     }

@@ -1,0 +1,139 @@
+package io.tablescan.cli;
+
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.DifferenceKind;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanState;
+import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanTotals;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.TableStore;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = "Compares a table with its copy, row by row and property by property (Timestamp and ETag "
+                + "aside): a scan like copy's that reads each range of both tables once and writes nothing, with all "
+                + "three workers in this process. Exit 0 only if the tables (the rows the options select) are equal, "
+                + "7 if they differ.")
+final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+    @Mixin
+    SourceAccountOptions sourceAccount = new SourceAccountOptions();
+
+    @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The original table.")
+    String sourceTable;
+
+    @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The copy to check.")
+    String destTable;
+
+    @Option(names = "--dest-connection-string", paramLabel = "CS", description = "Connection string of the copy's "
+            + "account (default: the source's account).")
+    String destConnectionString;
+
+    @Option(names = "--dest-account", paramLabel = "ALIAS", description = "Or an account alias for the copy's "
+            + "account (default: the source's account).")
+    String destAccount;
+
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
+            + "(default: an embedded broker), in topics and groups of this verify's own, removed when it ends.")
+    String kafka;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "Write every difference to FILE, one JSON object "
+            + "a line (kind, keys, and for a different row each differing property in the service's wire form).")
+    Path report;
+
+    @Mixin
+    ScanOptions scan = new ScanOptions();
+
+    Map<String, String> env = System.getenv();
+
+    @Override
+    public void environment(Map<String, String> environment) {
+        env = environment;
+    }
+
+    @Override
+    public Integer call() {
+        Checks.tableName("--source-table", sourceTable);
+        Checks.tableName("--dest-table", destTable);
+        if (scan.since != null) {
+            throw new UserError(UserError.USAGE, "verify takes no --since: rows deleted from the source since then "
+                    + "would go unseen; it compares whole ranges");
+        }
+        scan.validate();
+        DifferenceReport.checkWritable(report);
+        Checks.bootstrapServers(kafka);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        Accounts configured = new Accounts(env::get);
+        TableStore source = sourceAccount.store(configured);
+        TableStore dest = destConnectionString == null && destAccount == null ? source
+                : CopyCommand.store(configured, "dest", destConnectionString, destAccount);
+        Checks.notTheSource(source, sourceTable, dest, destTable);
+        Checks.tableExists(source, sourceTable, "source");
+        Checks.tableExists(dest, destTable, "destination");
+        Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
+        Checks.queryAccepted(dest, destTable, scan.rowFilter(), scan.select);
+        if (cluster != null) {
+            Checks.kafkaReachable(cluster);
+        }
+        String sourceName = sourceAccount.name();
+        String destName = destAccount != null ? destAccount : dest == source ? sourceName : "destination";
+        if (sourceName.equalsIgnoreCase(destName) && dest != source) {
+            sourceName = "source";
+            destName = "destination";
+        }
+        Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
+        ScanSpec spec = scan.applyTo(ScanSpecs.verify().from(new TableRef(sourceName, sourceTable))
+                .to(new TableRef(destName, destTable))).build();
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
+        AtomicReference<DifferenceReport> found = new AtomicReference<>();
+        try (Interrupt interrupt = Interrupt.onSigint()) {
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, env, spec, printer, interrupt,
+                    (kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report)));
+            ScanTotals totals = outcome.totals();
+            if (outcome.interrupted()) {
+                throw new UserError(UserError.INTERRUPTED, "interrupted: the verify did not finish ("
+                        + ProgressPrinter.plural(totals.rowsRead(), "row") + " compared when stopped)");
+            }
+            return summary(printer, totals, found.get());
+        }
+    }
+
+    /** The scan's summary, the differences, and the verdict; the exit code: 0 equal, 7 different, else the scan's. */
+    static int summary(ProgressPrinter printer, ScanTotals t, DifferenceReport found) {
+        int code = printer.summary(t);
+        System.out.printf("  compared:      %,d rows%n", t.rowsRead());
+        System.out.printf("  missing:       %,d (in the source, not in the destination)%n", t.rowsMissing());
+        System.out.printf("  different:     %,d (in both, with other properties)%n", t.rowsDiffering());
+        System.out.printf("  extra:         %,d (in the destination, not in the source)%n", t.rowsExtra());
+        if (found != null) {
+            found.printFirst(System.out, labels(), Map.of(DifferenceKind.MISSING, t.rowsMissing(),
+                    DifferenceKind.DIFFERENT, t.rowsDiffering(), DifferenceKind.EXTRA, t.rowsExtra()));
+        }
+        if (code != 0 || t.state() != ScanState.COMPLETED) {
+            System.out.println("not verified: the scan did not complete, so the tables were not compared in full");
+            return code == 0 ? UserError.FAILED : code;
+        }
+        long differences = t.rowsMissing() + t.rowsDiffering() + t.rowsExtra();
+        if (differences == 0) {
+            System.out.printf("equal: %,d rows compared, no differences%n", t.rowsRead());
+            return 0;
+        }
+        System.out.printf("different: %,d missing, %,d different, %,d extra%n", t.rowsMissing(), t.rowsDiffering(),
+                t.rowsExtra());
+        return UserError.DIFFERENT;
+    }
+
+    private static Map<DifferenceKind, String> labels() {
+        Map<DifferenceKind, String> labels = new java.util.EnumMap<>(DifferenceKind.class);
+        labels.put(DifferenceKind.MISSING, "missing");
+        labels.put(DifferenceKind.DIFFERENT, "different");
+        labels.put(DifferenceKind.EXTRA, "extra");
+        return labels;
+    }
+}
