@@ -46,6 +46,11 @@ final class BenchCommand implements Callable<Integer> {
             int inFlight, int readInFlight) {}
 
     static final Map<String, Scenario> SCENARIOS = Map.of(
+            // export: both stages to files on local disk; import: those files into a checking destination
+            "export", new Scenario("export", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
+                    List.of("export"), 32, 32),
+            "import", new Scenario("import", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
+                    List.of("import"), 32, 32),
             "pipeline", new Scenario("pipeline", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("prefix"), 32, 32),
             "latency", new Scenario("latency", 200_000, Duration.ofMillis(100), ScalabilityTargets.NONE,
@@ -60,7 +65,7 @@ final class BenchCommand implements Callable<Integer> {
                     new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048, 8));
 
     @Option(names = "--scenario", defaultValue = "pipeline",
-            description = "pipeline, latency, azurite, seed-replica or verify (default ${DEFAULT-VALUE}).")
+            description = "pipeline, latency, azurite, seed-replica, verify, export or import (default ${DEFAULT-VALUE}).")
     String scenarioName;
 
     @Option(names = "--rows", description = "Rows in the table (default: the scenario's).")
@@ -117,6 +122,8 @@ final class BenchCommand implements Callable<Integer> {
                         ? AzuriteServer.start() : null) {
             BenchRunner runner = scenario.name().equals("verify") ? new VerifyRunner(broker, azurite, table, concurrency)
                     : azurite != null ? new AzuriteRunner(broker, azurite, table, concurrency)
+                    : scenario.name().equals("export") || scenario.name().equals("import")
+                    ? new BackupBench(broker, table, concurrency, readConcurrency)
                     : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency);
             for (int i = 1; i <= runs; i++) {
                 for (String strategy : scenario.strategies()) {
@@ -126,6 +133,9 @@ final class BenchCommand implements Callable<Integer> {
                             run.peakHeapMb(), run.strategy().equals("verify") ? "tables equal" : "copy exact");
                     results.add(run);
                 }
+            }
+            if (runner instanceof BackupBench backup) {
+                backup.close(); // its files
             }
         }
         List<Run> medians = scenario.strategies().stream().map(s -> median(results, s)).toList();

@@ -17,7 +17,7 @@ class BenchIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"pipeline", "latency", "azurite", "seed-replica", "verify"})
+    @ValueSource(strings = {"pipeline", "latency", "azurite", "seed-replica", "verify", "export", "import"})
     void everyBenchScenarioCopiesExactlyAndWritesItsFiguresAndChart(String scenario) throws Exception {
         java.nio.file.Path json = java.nio.file.Files.createTempFile("bench", ".json");
         java.nio.file.Path chart = java.nio.file.Files.createTempFile("bench", ".png");
@@ -41,6 +41,6 @@ class BenchIT {
 
     @Test
     void anUnknownBenchScenarioIsAUsageError() {
-        Cli.assertOneLine(run("bench", "--scenario", "nosuch"), 2, "--scenario must be one of azurite, latency, pipeline, seed-replica, verify");
+        Cli.assertOneLine(run("bench", "--scenario", "nosuch"), 2, "--scenario must be one of azurite, export, import, latency, pipeline, seed-replica, verify");
     }
 }

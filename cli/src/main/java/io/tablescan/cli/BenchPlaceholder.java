@@ -18,7 +18,8 @@ public final class BenchPlaceholder implements Callable<Integer> {
             + "verifies the copy exactly, and measures it. Scenarios: pipeline (in-memory tables, no latency: the "
             + "pipeline's own ceiling), latency (100 ms a request: serial against prefix), azurite (a direct copy "
             + "without Kafka as the service's ceiling, then prefix and serial), seed-replica (the reference's cloud "
-            + "run: 3,558,594 rows, 100 ms a request, 20,000 entities/s per account and 2,000/s per partition).";
+            + "run: 3,558,594 rows, 100 ms a request, 20,000 entities/s per account and 2,000/s per partition), "
+            + "export (a table to files on local disk, both stages) and import (those files into a checking table).";
 
     @Unmatched
     List<String> arguments; // whatever follows, the answer is the same one line

@@ -22,6 +22,12 @@ public final class CopyRun {
     /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
     public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
 
+    /** Seeds a scan on the Kafka it runs on: {@link ScanStarter#start} (its root item), or an import's batches. */
+    @FunctionalInterface
+    public interface Seeder {
+        void seed(KafkaSettings kafka, ScanSpec spec);
+    }
+
     /** What a command reads of the scan's Kafka once it has ended, before its broker or namespace goes. */
     @FunctionalInterface
     interface Ended {
@@ -51,6 +57,27 @@ public final class CopyRun {
         }
     }
 
+    /**
+     * As above, with the spec made by {@code prepare} on the Kafka the scan runs on (an export names its topic in
+     * the scan's namespace and creates it), seeded by {@code seeder}, and a step {@code after} the scan ended,
+     * while that Kafka is still there (an export's second stage reads the topic).
+     */
+    static <T> T runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env,
+            java.util.function.Function<KafkaSettings, ScanSpec> prepare, Seeder seeder, ProgressPrinter printer,
+            Interrupt interrupt, java.util.function.BiFunction<KafkaSettings, Outcome, T> after) {
+        if (cluster != null) {
+            try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
+                return after.apply(own.kafka(), run(own.kafka(), accounts, env, prepare.apply(own.kafka()), printer,
+                        Duration.ofDays(7), interrupt, seeder, null));
+            }
+        }
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            KafkaSettings kafka = KafkaSettings.of(broker.bootstrapServers());
+            return after.apply(kafka, run(kafka, accounts, env, prepare.apply(kafka), printer, Duration.ofDays(7),
+                    interrupt, seeder, null));
+        }
+    }
+
     static Outcome run(String bootstrapServers, Accounts accounts, ScanSpec spec, ProgressPrinter printer,
             Duration timeout) {
         return run(KafkaSettings.of(bootstrapServers), accounts, System.getenv(), spec, printer, timeout,
@@ -68,6 +95,11 @@ public final class CopyRun {
 
     static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
             ProgressPrinter printer, Duration timeout, Interrupt interrupt, Ended ended) {
+        return run(kafka, accounts, env, spec, printer, timeout, interrupt, ScanStarter::start, ended);
+    }
+
+    static Outcome run(KafkaSettings kafka, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            ProgressPrinter printer, Duration timeout, Interrupt interrupt, Seeder seeder, Ended ended) {
         WorkerSettings settings;
         try {
             settings = WorkerSettings.local(kafka, accounts).withPlugins(SinkPlugins.fromEnvironment(env))
@@ -75,7 +107,7 @@ public final class CopyRun {
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
-        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt, ended);
+        return run(settings, spec, printer, timeout, printer.interval(), printer::progress, interrupt, seeder, ended);
     }
 
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout) {
@@ -99,6 +131,18 @@ public final class CopyRun {
 
     static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
             Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt, Ended ended) {
+        return run(settings, spec, printer, timeout, interval, each, interrupt, ScanStarter::start, ended);
+    }
+
+    /** As above, seeded by {@code seeder} (the bench's import). */
+    public static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Seeder seeder) {
+        return run(settings, spec, printer, timeout, interval, each, Interrupt.never(), seeder, null);
+    }
+
+    static Outcome run(WorkerSettings settings, ScanSpec spec, ProgressPrinter printer, Duration timeout,
+            Duration interval, java.util.function.Consumer<ScanTotals> each, Interrupt interrupt, Seeder seeder,
+            Ended ended) {
         KafkaSettings kafka = settings.kafka();
         if (interrupt.requested()) {
             return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
@@ -110,7 +154,7 @@ public final class CopyRun {
             if (interrupt.requested()) {
                 return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
             }
-            ScanStarter.start(kafka, spec);
+            seeder.seed(kafka, spec);
             printer.progressHeader(spec);
             ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || interrupt.requested(), timeout,
                     interval, each);

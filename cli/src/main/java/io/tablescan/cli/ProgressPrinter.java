@@ -25,6 +25,8 @@ public final class ProgressPrinter {
     private final LongSupplier clock;
     private long sinceMillis;
     private boolean barShown;
+    /** An import's summary: its rows come from files, so it has no partitions counted and no next --since. */
+    private boolean fromFiles;
     private Hints hints = Hints.local();
     private StallWatch stalls;
 
@@ -59,6 +61,12 @@ public final class ProgressPrinter {
     }
 
     /** Sets where the workers run; on a cluster it also watches for a missing ledger or missing workers. */
+    /** The summary of an import: rows read from an export's files. */
+    ProgressPrinter fromFiles() {
+        this.fromFiles = true;
+        return this;
+    }
+
     ProgressPrinter hints(Hints hints) {
         this.hints = hints;
         this.stalls = hints.inProcess() ? null : new StallWatch(hints.kafka(), clock.getAsLong());
@@ -196,13 +204,14 @@ public final class ProgressPrinter {
             out.printf("  tables:        %s/%s -> %s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable(),
                     target(t.spec(), true));
         }
-        out.printf("  rows read:     %,d in %s%n", t.rowsRead(), plural(t.partitions(), "partition"));
+        out.printf("  rows read:     %,d %s%n", t.rowsRead(), fromFiles ? "from the export's files"
+                : "in " + plural(t.partitions(), "partition"));
         out.printf("  rows written:  %,d%n", t.rowsWritten());
         out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
         out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
         work(t);
         emptyHint(t);
-        if (t.complete() && t.spec() != null) {
+        if (t.complete() && t.spec() != null && !fromFiles) {
             out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
                     nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
         }

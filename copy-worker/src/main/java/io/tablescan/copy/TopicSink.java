@@ -23,17 +23,28 @@ import org.apache.kafka.common.internals.Topic;
  * Sink type {@value #TYPE}: one Kafka record per row on the topic the reference names (created if missing, with
  * the cluster's default partitions), key {@code ["PartitionKey","RowKey"]}, value the row as the REST API's JSON
  * ({@link RowJson}). The records go out in the copy-worker's transaction with the batch's offsets, so each row is
- * published exactly once for {@code read_committed} consumers; the runtime adds the scan id as a header.
+ * published exactly once for {@code read_committed} consumers; the runtime adds the scan id as a header. With the
+ * option {@code key=partition} the key is {@code ["PartitionKey"]} alone, so that a partition's rows share a topic
+ * partition (an export's files then keep them together).
  */
 final class TopicSink implements RowSink {
     static final String TYPE = "topic";
+    /** The option that chooses the record key: {@value #BY_PARTITION}, or the row's keys by default. */
+    static final String KEY_OPTION = "key";
+    static final String BY_PARTITION = "partition";
 
     private final KafkaSettings kafka;
     private final String topic;
+    private final boolean byPartition;
 
     TopicSink(KafkaSettings kafka, String topic) {
+        this(kafka, topic, false);
+    }
+
+    TopicSink(KafkaSettings kafka, String topic, boolean byPartition) {
         this.kafka = kafka;
         this.topic = topic;
+        this.byPartition = byPartition;
     }
 
     @Override
@@ -58,7 +69,8 @@ final class TopicSink implements RowSink {
     @Override
     public int write(List<Row> rows, SinkOutput output) {
         for (Row row : rows) {
-            output.publish(topic, RowJson.keysJson(row), RowJson.toJson(row), Map.of());
+            output.publish(topic, byPartition ? RowJson.partitionKeyJson(row) : RowJson.keysJson(row),
+                    RowJson.toJson(row), Map.of());
         }
         return 0; // no table requests: the records go out with the worker's transaction
     }
@@ -81,7 +93,11 @@ final class TopicSink implements RowSink {
             if (kafka.namespace().topics().contains(topic)) { // rows in a work-item topic would be poison there
                 throw SinkException.permanent("topic " + topic + " is one of tablescan's own");
             }
-            return new TopicSink(kafka, topic);
+            String key = context.ref().options().get(KEY_OPTION);
+            if (key != null && !key.equals(BY_PARTITION)) {
+                throw SinkException.permanent("option key must be " + BY_PARTITION + " when given");
+            }
+            return new TopicSink(kafka, topic, key != null);
         }
     }
 }

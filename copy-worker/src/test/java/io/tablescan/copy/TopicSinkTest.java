@@ -24,10 +24,14 @@ class TopicSinkTest {
     static final KafkaSettings KAFKA = KafkaSettings.of("unused:9092");
 
     static SinkContext context(String topic) {
+        return context(topic, Map.of());
+    }
+
+    static SinkContext context(String topic, Map<String, String> options) {
         return new SinkContext() {
             @Override
             public SinkRef ref() {
-                return new SinkRef(TopicSink.TYPE, null, topic, Map.of());
+                return new SinkRef(TopicSink.TYPE, null, topic, options);
             }
 
             @Override
@@ -57,6 +61,17 @@ class TopicSinkTest {
     void aTargetThatIsNoTopicOrOneOfTablescansOwnFailsPermanently(String topic) {
         assertThat(Namespace.DEFAULT.topics()).contains("tablescan.entity-batches");
         assertThatThrownBy(() -> new TopicSink.Provider(KAFKA).create(context(topic)))
+                .isInstanceOfSatisfying(SinkException.class, e -> assertThat(e.isTransient()).isFalse());
+    }
+
+    @Test
+    void withKeyPartitionEveryRowOfAPartitionSharesOneKey() {
+        List<String> keys = new ArrayList<>();
+        var sink = new TopicSink.Provider(KAFKA).create(context("rows", Map.of("key", "partition")));
+        sink.write(List.of(new Row("p", "r1", List.of()), new Row("p", "r2", List.of())),
+                (topic, key, value, headers) -> keys.add(new String(key, StandardCharsets.UTF_8)));
+        assertThat(keys).containsExactly("[\"p\"]", "[\"p\"]");
+        assertThatThrownBy(() -> new TopicSink.Provider(KAFKA).create(context("rows", Map.of("key", "other"))))
                 .isInstanceOfSatisfying(SinkException.class, e -> assertThat(e.isTransient()).isFalse());
     }
 }

@@ -57,7 +57,7 @@ public final class Accounts {
 
     /** True for a variable that configures an account alias. */
     public static boolean isAccountVariable(String variable) {
-        return variable.matches("TABLESCAN_ACCOUNT_[A-Z0-9_]+_(CONNECTION_STRING|ENDPOINT|SAS_TOKEN|CLIENT_ID)");
+        return variable.matches("TABLESCAN_ACCOUNT_[A-Z0-9_]+_(CONNECTION_STRING|ENDPOINT|SAS_TOKEN|CLIENT_ID|BLOB_ENDPOINT)");
     }
 
     /** Binds an alias to a store directly (the in-process copy, tests, benchmarks). */

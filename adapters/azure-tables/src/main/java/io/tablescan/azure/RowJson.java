@@ -64,6 +64,19 @@ public final class RowJson {
         return out.toByteArray();
     }
 
+    /** The row's PartitionKey as a JSON array {@code ["PartitionKey"]}, UTF-8: a record key shared by a partition. */
+    public static byte[] partitionKeyJson(Row row) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartArray();
+            json.writeString(row.partitionKey());
+            json.writeEndArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
     private static void write(JsonGenerator json, RowProperty p) throws IOException {
         String odataType = WireForm.odataType(p.type());
         if (odataType != null) {

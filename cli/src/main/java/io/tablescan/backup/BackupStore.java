@@ -1,0 +1,22 @@
+package io.tablescan.backup;
+
+/**
+ * Where an export's files live: a local folder or a Blob container (under a prefix). Names are flat
+ * ({@code manifest.json}, {@code part-00003-00000.jsonl.gz}); each write replaces the whole file at once, so a
+ * reader never sees half a file under its name.
+ */
+public interface BackupStore {
+    /** Creates the folder or container if missing. */
+    void prepare();
+
+    boolean exists(String name);
+
+    /** Writes {@code data} as {@code name}, replacing any file of that name. */
+    void write(String name, byte[] data);
+
+    /** The file's bytes; a missing file is a {@link BackupException}. */
+    byte[] read(String name);
+
+    /** Where the files are, for messages: a path or a container URL without any query (never a SAS). */
+    String describe();
+}

@@ -1,0 +1,121 @@
+package io.tablescan.backup;
+
+import com.azure.core.util.BinaryData;
+import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.models.BlobStorageException;
+import java.io.UncheckedIOException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * An export in a Blob container, every file a block blob under an optional prefix. The SDK retries transient
+ * failures itself (exponential backoff); what remains is turned into one line that names the blob, never the URL's
+ * query (a SAS token would be in it).
+ */
+public final class BlobStore implements BackupStore {
+    /** The account settings a Blob container is opened with, besides the table accounts' CONNECTION_STRING. */
+    public static final String BLOB_ENDPOINT = "BLOB_ENDPOINT";
+
+    private final BlobContainerClient container;
+    private final String prefix;
+
+    BlobStore(BlobContainerClient container, String prefix) {
+        this.container = container;
+        this.prefix = prefix == null || prefix.isEmpty() ? "" : prefix.endsWith("/") ? prefix : prefix + "/";
+    }
+
+    /** A container of the account a connection string names (it needs a BlobEndpoint or an AccountName). */
+    public static BlobStore fromConnectionString(String connectionString, String container, String prefix) {
+        try {
+            return new BlobStore(new BlobServiceClientBuilder().connectionString(connectionString).buildClient()
+                    .getBlobContainerClient(container), prefix);
+        } catch (IllegalArgumentException e) {
+            throw new BackupException(BackupException.Kind.BAD_INPUT, "the Blob connection string is not valid");
+        }
+    }
+
+    /**
+     * A container of the account an alias names, from {@code setting} (the TABLESCAN_ACCOUNT_&lt;ALIAS&gt;_* value of
+     * a name): a connection string; a Blob endpoint with a SAS token; a Blob endpoint alone for Entra ID. Null when
+     * none is set.
+     */
+    public static BlobStore fromSettings(Function<String, String> setting, String container, String prefix) {
+        String connectionString = setting.apply("CONNECTION_STRING");
+        String endpoint = setting.apply(BLOB_ENDPOINT);
+        String sasToken = setting.apply("SAS_TOKEN");
+        if (connectionString != null) {
+            return fromConnectionString(connectionString, container, prefix);
+        }
+        if (endpoint == null) {
+            return null;
+        }
+        try {
+            BlobServiceClientBuilder builder = new BlobServiceClientBuilder().endpoint(endpoint);
+            if (sasToken != null) {
+                builder.sasToken(sasToken);
+            } else {
+                DefaultAzureCredentialBuilder credential = new DefaultAzureCredentialBuilder();
+                String clientId = setting.apply("CLIENT_ID");
+                if (clientId != null) {
+                    credential.managedIdentityClientId(clientId);
+                }
+                builder.credential(credential.build());
+            }
+            return new BlobStore(builder.buildClient().getBlobContainerClient(container), prefix);
+        } catch (IllegalArgumentException e) {
+            throw new BackupException(BackupException.Kind.BAD_INPUT, "the Blob endpoint is not a valid URL");
+        }
+    }
+
+    @Override
+    public void prepare() {
+        call("the container", () -> container.createIfNotExists());
+    }
+
+    @Override
+    public boolean exists(String name) {
+        return call(name, () -> container.getBlobClient(prefix + name).exists());
+    }
+
+    @Override
+    public void write(String name, byte[] data) {
+        call(name, () -> {
+            container.getBlobClient(prefix + name).upload(BinaryData.fromBytes(data), true); // one blob, replaced
+            return null;
+        });
+    }
+
+    @Override
+    public byte[] read(String name) {
+        return call(name, () -> container.getBlobClient(prefix + name).downloadContent().toBytes());
+    }
+
+    @Override
+    public String describe() {
+        return "container " + container.getBlobContainerName() + (prefix.isEmpty() ? "" : " under " + prefix);
+    }
+
+    private <T> T call(String what, Supplier<T> request) {
+        try {
+            return request.get();
+        } catch (BlobStorageException e) {
+            int status = e.getStatusCode();
+            BackupException.Kind kind = status == 404 ? BackupException.Kind.NOT_FOUND
+                    : status == 401 || status == 403 ? BackupException.Kind.DENIED : BackupException.Kind.FAILED;
+            String where = what.equals("the container") ? describe() : prefix + what + " in " + describe();
+            throw new BackupException(kind, (status == 404 ? where + " is missing" : "Blob storage refused " + where)
+                    + " (HTTP " + status + (e.getErrorCode() == null ? "" : " " + e.getErrorCode()) + ")");
+        } catch (UncheckedIOException | com.azure.core.exception.AzureException e) {
+            throw new BackupException(BackupException.Kind.UNREACHABLE, "Blob storage is unreachable ("
+                    + e.getClass().getSimpleName() + ") for " + describe());
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof java.io.IOException || e.getCause() instanceof java.net.ConnectException) {
+                throw new BackupException(BackupException.Kind.UNREACHABLE, "Blob storage is unreachable ("
+                        + e.getCause().getClass().getSimpleName() + ") for " + describe());
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.tablescan.backup;
+
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanState;
+import io.tablescan.status.ScanTotals;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Stage 2 of an export, for a scan that completed with no failure: the data files from its topic, a check that
+ * they hold exactly the rows the scan read, then the manifest, last.
+ */
+public final class ExportFiles {
+    private ExportFiles() {}
+
+    public static Manifest write(KafkaSettings kafka, String topic, ScanTotals totals, BackupStore target) {
+        return write(kafka, topic, totals, target, null, rows -> {});
+    }
+
+    /**
+     * As above, naming the source account {@code accountName} in the manifest (null: as the scan names it, by
+     * alias), and telling {@code progress} the rows written to files so far after each row.
+     */
+    public static Manifest write(KafkaSettings kafka, String topic, ScanTotals totals, BackupStore target,
+            String accountName, java.util.function.LongConsumer progress) {
+        if (totals.state() != ScanState.COMPLETED) {
+            throw new BackupException(BackupException.Kind.FAILED, "the scan did not complete: no manifest written");
+        }
+        target.prepare(); // idempotent: the folder or container may not be there yet
+        List<Manifest.DataFile> files = new TopicExporter(kafka, topic).export(target, progress);
+        long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();
+        if (rows != totals.rowsRead()) { // never a manifest over rows lost or doubled on the way
+            throw new BackupException(BackupException.Kind.FAILED, "the export's topic holds " + rows
+                    + " rows, the scan read " + totals.rowsRead() + ": no manifest written");
+        }
+        ScanSpec spec = totals.spec();
+        Manifest manifest = new Manifest(Manifest.FORMAT_VERSION,
+                accountName != null ? accountName : spec.getSource().getAccount(),
+                spec.getSource().getTable(), totals.scanId(),
+                Instant.ofEpochMilli(totals.status().getStartMillis()).toString(), Instant.now().toString(),
+                spec.getRowFilter(), spec.getSelect(), spec.getLowerPartition(), spec.getUpperPartition(), rows, files);
+        target.write(Manifest.NAME, manifest.toJson()); // last: its presence means a finished export
+        return manifest;
+    }
+}

@@ -1,0 +1,86 @@
+package io.tablescan.backup;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The checks of an import, before anything is written: the manifest, then every file against it, in parallel
+ * (nothing is written if one file is bad). {@link ImportSeeder} then hands the rows to the workers.
+ */
+public final class Importer {
+
+    private final BackupStore store;
+    private final int parallelism;
+    private final AtomicLong rowsChecked = new AtomicLong();
+
+    /** {@code parallelism}: files checked at once. */
+    public Importer(BackupStore store, int parallelism) {
+        this.store = store;
+        this.parallelism = parallelism;
+    }
+
+    /** The manifest, read and checked; a missing one means no finished export. */
+    public Manifest manifest() {
+        byte[] json;
+        try {
+            json = store.read(Manifest.NAME);
+        } catch (BackupException e) {
+            if (e.kind() == BackupException.Kind.NOT_FOUND) {
+                throw new BackupException(BackupException.Kind.NOT_FOUND, "no " + Manifest.NAME + " in "
+                        + store.describe() + ": not a finished export");
+            }
+            throw e;
+        }
+        return Manifest.parse(json);
+    }
+
+    /**
+     * Checks every file (size, SHA-256, every line, row count) without writing anything; returns the batches
+     * its rows make, as {@link ImportSeeder} cuts them.
+     */
+    public long checkAll(Manifest manifest) {
+        AtomicLong count = new AtomicLong();
+        forEachFile(manifest, file -> {
+            FileBatches batcher = new FileBatches(batch -> count.incrementAndGet());
+            DataFileReader.check(file, store.read(file.name()), row -> {
+                rowsChecked.incrementAndGet();
+                batcher.add(row);
+            });
+            batcher.finish();
+        });
+        return count.get();
+    }
+
+    public long rowsChecked() {
+        return rowsChecked.get();
+    }
+
+    private void forEachFile(Manifest manifest, java.util.function.Consumer<Manifest.DataFile> work) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallelism))) {
+            List<Future<?>> done = new ArrayList<>();
+            for (Manifest.DataFile file : manifest.files()) {
+                done.add(pool.submit(() -> work.accept(file)));
+            }
+            for (Future<?> future : done) {
+                try {
+                    future.get();
+                } catch (ExecutionException e) {
+                    pool.shutdownNow(); // the first failure ends the import; the others need not finish
+                    if (e.getCause() instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    throw new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    pool.shutdownNow();
+                    Thread.currentThread().interrupt();
+                    throw new BackupException(BackupException.Kind.FAILED, "interrupted");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.tablescan.backup;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * {@code manifest.json}, written last: an export is finished exactly when it exists. It names the source (the
+ * account's name as the user gave it, never a key), the scan, the row selection, and every data file with its rows,
+ * bytes and SHA-256, so a reader can check each file before trusting a line of it.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Manifest(int formatVersion, String sourceAccount, String sourceTable, String scanId, String startTime,
+        String endTime, String filter, List<String> select, String fromPartition, String toPartition, long totalRows,
+        List<DataFile> files) {
+    public static final String NAME = "manifest.json";
+    public static final int FORMAT_VERSION = 1;
+    /** A data file's name: flat, no path, so that a manifest cannot point a reader outside the export. */
+    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,200}\\.jsonl\\.gz");
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES); // a newer minor version may add fields
+
+    /** One data file: its rows, its size in bytes and the SHA-256 of those bytes (lower-case hex). */
+    public record DataFile(String name, long rows, long bytes, String sha256) {}
+
+    public byte[] toJson() {
+        try {
+            return JSON.writeValueAsBytes(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Reads and checks a manifest: anything unusable is a {@link BackupException} naming what is wrong. */
+    public static Manifest parse(byte[] json) {
+        Manifest manifest;
+        try {
+            manifest = JSON.readValue(json, Manifest.class);
+        } catch (IOException e) {
+            throw corrupt("it is not a manifest's JSON");
+        }
+        if (manifest == null) {
+            throw corrupt("it is empty");
+        }
+        if (manifest.formatVersion() != FORMAT_VERSION) {
+            throw corrupt("format version " + manifest.formatVersion() + " is not " + FORMAT_VERSION
+                    + ", the one this tablescan reads");
+        }
+        if (manifest.files() == null || manifest.sourceTable() == null || manifest.scanId() == null) {
+            throw corrupt("it lacks files, sourceTable or scanId");
+        }
+        long rows = 0;
+        var names = new HashSet<String>();
+        for (DataFile file : manifest.files()) {
+            if (file == null || file.name() == null || !FILE_NAME.matcher(file.name()).matches()) {
+                throw corrupt("a file name is not a plain *.jsonl.gz name");
+            }
+            if (!names.add(file.name())) {
+                throw corrupt(file.name() + " is listed twice");
+            }
+            if (file.rows() < 0 || file.bytes() < 0 || file.sha256() == null
+                    || !file.sha256().matches("[0-9a-f]{64}")) {
+                throw corrupt(file.name() + " has no valid rows, bytes or sha256");
+            }
+            rows += file.rows();
+        }
+        if (rows != manifest.totalRows()) {
+            throw corrupt("its files hold " + rows + " rows, its totalRows says " + manifest.totalRows());
+        }
+        return manifest;
+    }
+
+    private static BackupException corrupt(String why) {
+        return new BackupException(BackupException.Kind.CORRUPT, NAME + " is not valid: " + why);
+    }
+}

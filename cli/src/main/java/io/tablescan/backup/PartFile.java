@@ -1,0 +1,79 @@
+package io.tablescan.backup;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * One data file being built in memory: rows as JSON lines, gzip-compressed. The same rows give the same bytes
+ * (gzip's header carries no time from Java), so a rerun writes an identical file under the same name.
+ */
+final class PartFile {
+    /** Rows per file at most: about 1 to 40 MB compressed for typical rows. */
+    static final int MAX_ROWS = 100_000;
+    /** Uncompressed bytes after which a file ends: a file never gets much above 64 MB, compressed or not. */
+    static final long MAX_UNCOMPRESSED = 64L * 1024 * 1024 - 1024 * 1024;
+
+    private final String name;
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 20);
+    private final GZIPOutputStream gzip;
+    private long rows;
+    private long uncompressed;
+
+    PartFile(String name) {
+        this.name = name;
+        try {
+            gzip = new GZIPOutputStream(bytes, 1 << 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // to memory: cannot happen
+        }
+    }
+
+    static String name(int partition, int sequence) {
+        return String.format("part-%05d-%05d.jsonl.gz", partition, sequence);
+    }
+
+    void add(byte[] json) {
+        try {
+            gzip.write(json);
+            gzip.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        rows++;
+        uncompressed += json.length + 1;
+    }
+
+    boolean full() {
+        return rows >= MAX_ROWS || uncompressed >= MAX_UNCOMPRESSED;
+    }
+
+    long rows() {
+        return rows;
+    }
+
+    /** Finishes the file: its bytes and its entry in the manifest. */
+    Finished finish() {
+        try {
+            gzip.finish();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        byte[] data = bytes.toByteArray();
+        return new Finished(data, new Manifest.DataFile(name, rows, data.length, sha256(data)));
+    }
+
+    record Finished(byte[] data, Manifest.DataFile entry) {}
+
+    static String sha256(byte[] data) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

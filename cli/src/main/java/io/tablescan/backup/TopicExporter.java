@@ -1,0 +1,153 @@
+package io.tablescan.backup;
+
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Stage 2 of an export: the rows the scan published exactly once into its private topic become data files. Each
+ * partition is read read_committed from its start and cut into {@code part-<partition>-<n>.jsonl.gz} at fixed row
+ * counts, so a rerun over the same topic writes the same files under the same names: a row is never in two files,
+ * and rows of aborted transactions (a crashed worker's attempt) are never read at all.
+ */
+public final class TopicExporter {
+    /** How long a transaction left open by a killed worker may hold a partition (the producers' timeout is 60 s). */
+    private static final Duration OPEN_TRANSACTIONS_WITHIN = Duration.ofMinutes(3);
+
+    /** Partitions read and cut at once: gzip takes a core each. */
+    private static final int READERS = 2;
+
+    private final KafkaSettings kafka;
+    private final String topic;
+
+    public TopicExporter(KafkaSettings kafka, String topic) {
+        this.kafka = kafka;
+        this.topic = topic;
+    }
+
+    /**
+     * Writes every partition's files to {@code store}, {@value #READERS} partitions at once (each file is built in
+     * memory, so this also bounds the memory); returns their entries, in partition then file order.
+     */
+    public List<Manifest.DataFile> export(BackupStore store, java.util.function.LongConsumer progress) {
+        List<TopicPartition> partitions;
+        try (Consumer<byte[], byte[]> reader = kafka.newReader()) {
+            partitions = new ArrayList<>(Topics.partitions(reader, topic));
+        }
+        partitions.sort(Comparator.comparingInt(TopicPartition::partition));
+        AtomicLong rows = new AtomicLong();
+        List<Manifest.DataFile> files = new ArrayList<>();
+        try (Admin admin = kafka.newAdmin(); ExecutorService pool = Executors.newFixedThreadPool(READERS)) {
+            List<Future<List<Manifest.DataFile>>> parts = new ArrayList<>();
+            for (TopicPartition partition : partitions) {
+                parts.add(pool.submit(() -> export(admin, partition, store, () -> progress.accept(rows.incrementAndGet()))));
+            }
+            for (Future<List<Manifest.DataFile>> part : parts) {
+                try {
+                    files.addAll(part.get());
+                } catch (ExecutionException e) {
+                    pool.shutdownNow();
+                    throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    pool.shutdownNow();
+                    Thread.currentThread().interrupt();
+                    throw new BackupException(BackupException.Kind.FAILED, "interrupted");
+                }
+            }
+        }
+        return files;
+    }
+
+    /** One partition's files, read from its start to its committed end. */
+    private List<Manifest.DataFile> export(Admin admin, TopicPartition partition, BackupStore store, Runnable each) {
+        List<Manifest.DataFile> files = new ArrayList<>();
+        try (Consumer<byte[], byte[]> reader = kafka.newReader()) {
+            long end = committedEnd(admin, partition);
+            reader.assign(List.of(partition));
+            reader.seekToBeginning(List.of(partition));
+            int sequence = 0;
+            PartFile file = null;
+            while (reader.position(partition) < end) {
+                for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(500))) {
+                    if (record.offset() >= end) {
+                        break;
+                    }
+                    if (file == null) {
+                        file = new PartFile(PartFile.name(partition.partition(), sequence++));
+                    }
+                    file.add(record.value());
+                    if (file.full()) {
+                        files.add(write(store, file));
+                        file = null;
+                    }
+                    each.run();
+                }
+            }
+            if (file != null) {
+                files.add(write(store, file));
+            }
+        }
+        return files;
+    }
+
+    private static Manifest.DataFile write(BackupStore store, PartFile file) {
+        PartFile.Finished finished = file.finish();
+        store.write(finished.entry().name(), finished.data());
+        return finished.entry();
+    }
+
+    /**
+     * The partition's end once no transaction is open in it: a read_committed reader stops at the first open one,
+     * and a killed worker's transaction stays open until its timeout or its successor fences it.
+     */
+    private long committedEnd(Admin admin, TopicPartition partition) {
+        long deadline = System.nanoTime() + OPEN_TRANSACTIONS_WITHIN.toNanos();
+        while (true) {
+            long committed = latest(admin, partition, IsolationLevel.READ_COMMITTED);
+            long written = latest(admin, partition, IsolationLevel.READ_UNCOMMITTED);
+            if (committed == written) {
+                return committed;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new BackupException(BackupException.Kind.FAILED, "a transaction in the export's topic stayed "
+                        + "open for " + OPEN_TRANSACTIONS_WITHIN.toMinutes() + " minutes (partition "
+                        + partition.partition() + ")");
+            }
+            try {
+                Thread.sleep(200); // polling the broker for a condition with a deadline, not synchronisation by time
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BackupException(BackupException.Kind.FAILED, "interrupted");
+            }
+        }
+    }
+
+    private static long latest(Admin admin, TopicPartition partition, IsolationLevel isolation) {
+        try {
+            return admin.listOffsets(Map.of(partition, OffsetSpec.latest()), new ListOffsetsOptions(isolation))
+                    .partitionResult(partition).get().offset();
+        } catch (ExecutionException e) {
+            throw new BackupException(BackupException.Kind.UNREACHABLE, "cannot read the export topic's offsets: "
+                    + e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackupException(BackupException.Kind.FAILED, "interrupted");
+        }
+    }
+}

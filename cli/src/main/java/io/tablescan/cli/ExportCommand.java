@@ -1,0 +1,189 @@
+package io.tablescan.cli;
+
+import io.tablescan.backup.BackupException;
+import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.Manifest;
+import io.tablescan.backup.ExportFiles;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanState;
+import io.tablescan.schema.TableRef;
+import io.tablescan.spi.SinkRef;
+import io.tablescan.status.ScanTotals;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.TableStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Backs a table up to files. Stage 1 is a scan whose sink publishes every row exactly once (Kafka transactions)
+ * into a private topic, keyed by PartitionKey; stage 2, once the ledger says the scan completed, cuts that topic
+ * into deterministic data files and writes the manifest last. The topic is deleted at the end.
+ */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = "Backs a table up to a folder or a Blob container: gzip'd JSON lines and a manifest.json with "
+                + "counts and SHA-256, written last. Exit 0 only if the scan completes and every file is written.")
+final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+    @Mixin
+    SourceAccountOptions sourceAccount = new SourceAccountOptions();
+
+    @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to export; it "
+            + "must exist.")
+    String sourceTable;
+
+    @Option(names = "--to", paramLabel = "DIR", description = "A local folder to export to (created if missing).")
+    String toFolder;
+
+    @Option(names = "--to-container", paramLabel = "NAME", description = "Or a Blob container to export to (created "
+            + "if missing).")
+    String toContainer;
+
+    @Option(names = "--to-prefix", paramLabel = "P", description = "A folder-like prefix in the container for the "
+            + "export's blobs (default: none).")
+    String toPrefix;
+
+    @Option(names = "--to-connection-string", paramLabel = "CS", description = "Connection string of the container's "
+            + "storage account (with a BlobEndpoint, or an AccountName).")
+    String toConnectionString;
+
+    @Option(names = "--to-account", paramLabel = "ALIAS", description = "Or an account alias: TABLESCAN_ACCOUNT_<ALIAS>_"
+            + "CONNECTION_STRING, or _BLOB_ENDPOINT with _SAS_TOKEN, or _BLOB_ENDPOINT alone for Entra ID.")
+    String toAccount;
+
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
+            + "(default: an embedded broker), in topics and groups of this export's own, removed when it ends.")
+    String kafka;
+
+    @Mixin
+    ScanOptions scan = new ScanOptions();
+
+    Map<String, String> env = System.getenv();
+
+    @Override
+    public void environment(Map<String, String> environment) {
+        env = environment;
+    }
+
+    @Override
+    public Integer call() {
+        Checks.tableName("--source-table", sourceTable);
+        scan.validate();
+        Checks.bootstrapServers(kafka);
+        BackupStore target = BackupLocations.open(env, "to", toFolder, toContainer, toPrefix, toConnectionString,
+                toAccount);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        TableStore source = sourceAccount.store(new Accounts(env::get));
+        Checks.tableExists(source, sourceTable, "source");
+        Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
+        try {
+            target.prepare();
+            if (target.exists(Manifest.NAME)) { // its files would be overwritten under a manifest that lists them
+                throw new UserError(UserError.USAGE, target.describe() + " already holds a finished export ("
+                        + Manifest.NAME + "): export to another folder, container or prefix");
+            }
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
+        }
+        if (cluster != null) {
+            Checks.kafkaReachable(cluster);
+        }
+        String sourceName = sourceAccount.name();
+        Accounts accounts = new Accounts(name -> null).register(sourceName, source);
+        ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable))).build();
+        String role = "export-" + draft.getScanId();
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
+        try (Interrupt interrupt = Interrupt.onSigint()) {
+            return CopyRun.runHere(cluster, accounts, env, kafka -> {
+                String topic = kafka.namespace().topic(role);
+                createTopic(kafka, topic, cluster == null ? Topics.LOCAL_PARTITIONS : Topics.DEFAULT_PARTITIONS);
+                // Keyed by PartitionKey: a partition's rows stay in one topic partition, and so in one file.
+                return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
+                        TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
+            }, io.tablescan.control.ScanStarter::start, printer, interrupt, (kafka, outcome) -> {
+                String topic = kafka.namespace().topic(role);
+                try {
+                    return finish(kafka, topic, outcome, target, accountName(), printer);
+                } finally {
+                    deleteTopic(kafka, topic);
+                }
+            });
+        }
+    }
+
+    /** Stage 2 once the scan ended: the files and the manifest, only for a scan that completed with no failure. */
+    private static int finish(KafkaSettings kafka, String topic, CopyRun.Outcome outcome, BackupStore target,
+            String accountName, ProgressPrinter printer) {
+        ScanTotals totals = outcome.totals();
+        if (outcome.interrupted()) {
+            throw new UserError(UserError.INTERRUPTED, "interrupted: no manifest was written, so " + target.describe()
+                    + " holds no finished export; run the same export again");
+        }
+        int code = printer.summary(totals);
+        if (code != 0 || totals.state() != ScanState.COMPLETED) {
+            System.out.println("no manifest written: the scan did not complete, so " + target.describe()
+                    + " holds no finished export");
+            return code == 0 ? UserError.FAILED : code;
+        }
+        long started = System.nanoTime();
+        Manifest manifest;
+        try {
+            System.out.println("writing the data files to " + target.describe() + "...");
+            java.util.concurrent.atomic.AtomicLong lastLine = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+            manifest = ExportFiles.write(kafka, topic, totals, target, accountName, written -> {
+                long last = lastLine.get(); // called by each partition's reader: one line every 5 s, as copy's
+                if (System.nanoTime() - last >= 5_000_000_000L && lastLine.compareAndSet(last, System.nanoTime())) {
+                    System.out.printf("  %,d of %,d rows in files%n", written, totals.rowsRead());
+                }
+            });
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
+        }
+        List<Manifest.DataFile> files = manifest.files();
+        long rows = manifest.totalRows();
+        long bytes = files.stream().mapToLong(Manifest.DataFile::bytes).sum();
+        System.out.printf("exported %s in %s (%s) to %s; files written in %.1f s%n", ProgressPrinter.plural(rows, "row"),
+                ProgressPrinter.plural(files.size(), "file"), String.format("%,d bytes", bytes), target.describe(),
+                (System.nanoTime() - started) / 1e9);
+        return 0;
+    }
+
+    /** The manifest's source account: the alias, or the AccountName a connection string names (never its key). */
+    private String accountName() {
+        if (sourceAccount.connectionString == null) {
+            return sourceAccount.name();
+        }
+        var name = java.util.regex.Pattern.compile("(?i)(?:^|;)\\s*AccountName\\s*=\\s*([A-Za-z0-9]{1,64})\\s*(?:;|$)")
+                .matcher(sourceAccount.connectionString);
+        return name.find() ? name.group(1) : sourceAccount.name();
+    }
+
+    private static void createTopic(KafkaSettings kafka, String topic, int partitions) {
+        try (Admin admin = kafka.newAdmin()) {
+            Topics.ensure(admin, List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())
+                    .configs(Map.of("max.message.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES)))),
+                    Duration.ofSeconds(60));
+        } catch (IllegalStateException e) {
+            throw new UserError(UserError.UNREACHABLE, "cannot create the export's topic: " + e.getMessage());
+        }
+    }
+
+    /** The topic held a copy of every row: gone when the export ends (a failed deletion is one warning line). */
+    private static void deleteTopic(KafkaSettings kafka, String topic) {
+        try (Admin admin = kafka.newAdmin()) {
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println("tablescan: warning: could not delete the export's topic " + topic + " ("
+                    + e.getClass().getSimpleName() + "); delete it by hand");
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.tablescan.cli;
+
+import io.tablescan.backup.BackupException;
+import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.ImportSeeder;
+import io.tablescan.backup.Importer;
+import io.tablescan.backup.Manifest;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Restores an export into a table. Every file is checked against the manifest (size, SHA-256, every line, row
+ * count) before any row is written, so a bad export writes nothing; then the rows go to the workers as entity
+ * batches of one partition, which the copy-worker writes with upsert-replace and the ledger counts, as a copy's.
+ */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        description = "Restores an export (a folder or a Blob container with manifest.json) into a table, created if "
+                + "missing. Checks every file's SHA-256 and rows first: a bad export writes nothing.")
+final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+    /** Files checked at once: reading and hashing them is I/O and one core each. */
+    private static final int CHECKERS = 4;
+
+    @Option(names = "--from", paramLabel = "DIR", description = "The folder of the export.")
+    String fromFolder;
+
+    @Option(names = "--from-container", paramLabel = "NAME", description = "Or the Blob container of the export.")
+    String fromContainer;
+
+    @Option(names = "--from-prefix", paramLabel = "P", description = "The prefix of the export's blobs in the "
+            + "container (default: none).")
+    String fromPrefix;
+
+    @Option(names = "--from-connection-string", paramLabel = "CS", description = "Connection string of the "
+            + "container's storage account.")
+    String fromConnectionString;
+
+    @Option(names = "--from-account", paramLabel = "ALIAS", description = "Or an account alias for the container, "
+            + "as for --to-account of export.")
+    String fromAccount;
+
+    @Option(names = "--dest-connection-string", paramLabel = "CS", description = "Connection string of the "
+            + "destination table's account.")
+    String destConnectionString;
+
+    @Option(names = "--dest-account", paramLabel = "ALIAS", description = "Or an account alias for the destination "
+            + "table.")
+    String destAccount;
+
+    @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The table to restore into, "
+            + "created if missing. Rows with the export's keys are replaced, its other rows kept.")
+    String destTable;
+
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
+            + "(default: an embedded broker), in topics and groups of this import's own, removed when it ends.")
+    String kafka;
+
+    Map<String, String> env = System.getenv();
+
+    @Override
+    public void environment(Map<String, String> environment) {
+        env = environment;
+    }
+
+    @Override
+    public Integer call() {
+        Checks.tableName("--dest-table", destTable);
+        Checks.bootstrapServers(kafka);
+        BackupStore from = BackupLocations.open(env, "from", fromFolder, fromContainer, fromPrefix,
+                fromConnectionString, fromAccount);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
+        Importer importer = new Importer(from, CHECKERS);
+        Manifest manifest;
+        long batches;
+        try {
+            manifest = importer.manifest();
+            System.out.printf("checking %s in %s (%s of %s/%s, scan %s)%n",
+                    ProgressPrinter.plural(manifest.files().size(), "file"), from.describe(),
+                    ProgressPrinter.plural(manifest.totalRows(), "row"), manifest.sourceAccount(),
+                    manifest.sourceTable(), manifest.scanId());
+            batches = importer.checkAll(manifest);
+        } catch (BackupException e) {
+            throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; nothing was written"));
+        }
+        try {
+            dest.createTableIfNotExists(destTable);
+        } catch (TableStoreException e) {
+            throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
+                    + ": " + e.getMessage());
+        }
+        Checks.warnIfHoldsRows(dest, destTable, System.err);
+        if (batches == 0) {
+            System.out.println("imported 0 rows (the export is empty) into " + destTable);
+            return 0;
+        }
+        if (cluster != null) {
+            Checks.kafkaReachable(cluster);
+        }
+        // The workers resolve both names to the destination: an import's batches read nothing.
+        String destName = destAccount != null ? destAccount : "destination";
+        Accounts accounts = new Accounts(name -> null).register(destName, dest).register("export", dest);
+        String sourceTable = manifest.sourceTable() != null
+                && io.tablescan.table.TableNames.problem(manifest.sourceTable()) == null ? manifest.sourceTable() : destTable;
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("export", sourceTable))
+                .to(new TableRef(destName, destTable)).build();
+        System.out.printf("writing %s in %,d batches through the workers%n",
+                ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local()).fromFiles();
+        Manifest checked = manifest;
+        long batchCount = batches;
+        try (Interrupt interrupt = Interrupt.onSigint()) {
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, env, k -> spec,
+                    (k, s) -> ImportSeeder.seed(k, s, from, checked, batchCount, checked.totalRows()), printer,
+                    interrupt, (k, o) -> o);
+            if (outcome.interrupted()) {
+                throw new UserError(UserError.INTERRUPTED, "interrupted: table " + destTable + " holds part of the "
+                        + "import; run the same import again to finish it: it is idempotent");
+            }
+            int code = printer.summary(outcome.totals());
+            if (code == 0) {
+                System.out.printf("imported %s into %s%n", ProgressPrinter.plural(outcome.totals().rowsWritten(), "row"),
+                        destTable);
+            }
+            return code;
+        } catch (BackupException e) {
+            throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; table " + destTable
+                    + " may hold part of the import: run the same import again"));
+        }
+    }
+}
