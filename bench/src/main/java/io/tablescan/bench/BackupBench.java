@@ -43,14 +43,17 @@ import org.apache.kafka.clients.admin.NewTopic;
 final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
     private final EmbeddedKafkaBroker broker;
     private final GeneratedTable table;
+    private final BenchCommand.Scenario scenario;
     private final int inFlight;
     private final int readInFlight;
     private final Path root;
     private Path lastExport;
 
-    BackupBench(EmbeddedKafkaBroker broker, GeneratedTable table, int inFlight, int readInFlight) throws IOException {
+    BackupBench(EmbeddedKafkaBroker broker, GeneratedTable table, BenchCommand.Scenario scenario, int inFlight,
+            int readInFlight) throws IOException {
         this.broker = broker;
         this.table = table;
+        this.scenario = scenario;
         this.inFlight = inFlight;
         this.readInFlight = readInFlight;
         this.root = Files.createTempDirectory("tablescan-bench-backup-");
@@ -69,7 +72,9 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
     }
 
     private BenchCommand.Run export(String scenario, int index) throws IOException {
-        InMemoryTableStore source = new InMemoryTableStore(InMemoryTableStore.Adversary.NONE, Duration.ZERO);
+        // The scenario's service: none for export, 100 ms a request and an account's limits for seed-replica-export.
+        InMemoryTableStore source = new InMemoryTableStore(InMemoryTableStore.Adversary.NONE, this.scenario.latency())
+                .limit(this.scenario.limits());
         source.attach("source", table);
         Accounts accounts = new Accounts(alias -> null).register("source", source);
         KafkaSettings kafka = KafkaSettings.of(broker.bootstrapServers());
