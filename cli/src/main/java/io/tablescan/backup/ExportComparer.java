@@ -37,6 +37,12 @@ public final class ExportComparer {
         }
     }
 
+    /** The source's rows of one topic partition, as their JSON: {@link TopicExporter#read}. */
+    @FunctionalInterface
+    public interface PartitionReader {
+        void read(int partition, Consumer<byte[]> each);
+    }
+
     private final BackupStore store;
     private final Manifest manifest;
 
@@ -61,7 +67,7 @@ public final class ExportComparer {
      * difference to {@code each}, per partition in order: missing and different as the source's rows come, then
      * the extra ones in key order. DIFFERENT's "destination" is the export's value.
      */
-    public Counts compare(TopicExporter source, String scanId, Consumer<Difference> each) {
+    public Counts compare(PartitionReader source, String scanId, Consumer<Difference> each) {
         int partitions = topicPartitions();
         Map<Integer, List<Manifest.DataFile>> files = new TreeMap<>();
         for (Manifest.DataFile file : manifest.files()) {

@@ -138,7 +138,7 @@ final class ExportVerify {
         DifferenceReport found;
         try {
             found = DifferenceReport.collect(report, each -> counts[0] = comparer.compare(new TopicExporter(kafka,
-                    topic), totals.scanId(), each));
+                    topic)::read, totals.scanId(), each));
         } catch (BackupException e) {
             throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; not verified"));
         }
