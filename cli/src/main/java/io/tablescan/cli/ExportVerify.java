@@ -132,7 +132,7 @@ final class ExportVerify {
             System.out.println("not verified: the scan did not complete, so the export was not compared in full");
             return code == 0 ? UserError.FAILED : code;
         }
-        System.out.printf("comparing the export with the source, %s one at a time...%n",
+        System.out.printf("comparing the export with the source, one of %s at a time...%n",
                 ProgressPrinter.plural(comparer.topicPartitions(), "partition"));
         ExportComparer.Counts[] counts = new ExportComparer.Counts[1];
         DifferenceReport found;
