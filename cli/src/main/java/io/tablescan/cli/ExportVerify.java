@@ -137,8 +137,17 @@ final class ExportVerify {
         ExportComparer.Counts[] counts = new ExportComparer.Counts[1];
         DifferenceReport found;
         try {
-            found = DifferenceReport.collect(report, each -> counts[0] = comparer.compare(new TopicExporter(kafka,
-                    topic)::read, totals.scanId(), each));
+            TopicExporter rows = new TopicExporter(kafka, topic);
+            long[] seen = {0, System.nanoTime()};
+            ExportComparer.PartitionReader counted = (p, each) -> rows.read(p, json -> {
+                each.accept(json);
+                if (++seen[0] % 1000 == 0 && System.nanoTime() - seen[1] >= 5_000_000_000L) { // a line every 5 s
+                    seen[1] = System.nanoTime();
+                    System.out.printf("  %,d of %,d rows compared%n", seen[0], totals.rowsRead());
+                }
+            });
+            found = DifferenceReport.collect(report, each -> counts[0] = comparer.compare(counted, totals.scanId(),
+                    each));
         } catch (BackupException e) {
             throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; not verified"));
         }
