@@ -3,6 +3,7 @@
 //   TABLES_CONNECTION_STRING=... node tables-client.mjs fill TABLE    every EDM type and edge value, odd keys
 //   TABLES_CONNECTION_STRING=... node tables-client.mjs dump TABLE    one JSON line per row, in key order
 //   TABLES_CONNECTION_STRING=... node tables-client.mjs put TABLE JSON   merges one entity's properties as given
+//   TABLES_CONNECTION_STRING=... node tables-client.mjs timestamps TABLE   each row's Timestamp as the service sends it
 // A dumped row holds every property twice: as the SDK reads it with disableTypeConversion ("sdk": type and
 // value as strings) and as the raw response JSON holds it ("raw": the @odata.type annotation or null, and
 // the literal: numbers keep their text, so -0.0 and 2.0 are not 0 and 2). Timestamp and ETag are left out.
@@ -15,7 +16,7 @@ const { parse, isLosslessNumber } = require('lossless-json');
 const [command, table, json] = process.argv.slice(2);
 const connectionString = process.env.TABLES_CONNECTION_STRING;
 if (!command || !table || !connectionString) {
-  console.error('usage: TABLES_CONNECTION_STRING=... node tables-client.mjs fill|dump|put TABLE [JSON]');
+  console.error('usage: TABLES_CONNECTION_STRING=... node tables-client.mjs fill|dump|put|timestamps TABLE [JSON]');
   process.exit(2);
 }
 const client = TableClient.fromConnectionString(connectionString, table, { allowInsecureConnection: true });
@@ -115,7 +116,16 @@ async function put() {
   await client.upsertEntity(JSON.parse(json), 'Merge');
 }
 
-const commands = { fill, dump, put };
+// The service's Timestamp of every row, as its raw JSON holds it: one {"pk","rk","timestamp"} line a row.
+async function timestamps() {
+  const lines = [];
+  for await (const page of client.listEntities({ queryOptions: { select: ['PartitionKey', 'RowKey', 'Timestamp'] } }).byPage()) {
+    for (const e of page) lines.push(JSON.stringify({ pk: e.partitionKey, rk: e.rowKey, timestamp: e.timestamp }));
+  }
+  process.stdout.write(lines.map((l) => l + '\n').join(''));
+}
+
+const commands = { fill, dump, put, timestamps };
 if (!commands[command]) {
   console.error(`unknown command ${command}: fill, dump or put`);
   process.exit(2);

@@ -75,7 +75,7 @@ public final class ImportSeeder {
         String partition = rows.getFirst().partitionKey();
         List<Entity> entities = new ArrayList<>(rows.size());
         for (Row row : rows) {
-            entities.add(new Entity(row.rowKey(), Rows.toWire(row.properties())));
+            entities.add(new Entity(row.rowKey(), Rows.toWire(row.properties()), null)); // Timestamp: the service's
         }
         return new EntityBatch(ItemIds.of(spec.getScanId(), "batch", partition, rows.getFirst().rowKey(),
                 rows.getLast().rowKey()), spec, partition, entities, List.of()); // rows, no deletes

@@ -54,7 +54,7 @@ public final class EntityBatcher {
         String partition = rows.get(0).partitionKey();
         List<Entity> entities = new ArrayList<>(rows.size());
         for (Row row : rows) {
-            entities.add(new Entity(row.rowKey(), Rows.toWire(row.properties())));
+            entities.add(new Entity(row.rowKey(), Rows.toWire(row.properties()), row.timestamp()));
         }
         String firstRow = rows.get(0).rowKey();
         String lastRow = rows.get(rows.size() - 1).rowKey();

@@ -33,7 +33,8 @@ public final class Rows {
     public static List<Row> of(EntityBatch batch) {
         List<Row> rows = new ArrayList<>(batch.getEntities().size());
         for (Entity entity : batch.getEntities()) {
-            rows.add(new Row(batch.getPartitionKey(), entity.getRowKey(), of(entity.getProperties())));
+            rows.add(new Row(batch.getPartitionKey(), entity.getRowKey(), of(entity.getProperties()),
+                    entity.getTimestamp()));
         }
         return rows;
     }

@@ -43,7 +43,7 @@ class WorkItemValidatorTest {
     static EntityBatch batch(int rows) {
         List<Entity> entities = new ArrayList<>();
         for (int i = 0; i < rows; i++) {
-            entities.add(new Entity("r" + i, List.of()));
+            entities.add(new Entity("r" + i, List.of(), null));
         }
         return new EntityBatch("batch-x", spec().build(), "p", entities, List.of());
     }
@@ -168,7 +168,7 @@ class WorkItemValidatorTest {
     @Test
     void aBatchOrPartitionQueryWithAnInvalidSpecIsRejected() {
         ScanSpec bad = spec(b -> b.setPageSize(0));
-        assertRejected(new EntityBatch("batch-x", bad, "p", List.of(new Entity("r", List.of())), List.of()), "page size");
+        assertRejected(new EntityBatch("batch-x", bad, "p", List.of(new Entity("r", List.of(), null)), List.of()), "page size");
         assertRejected(WorkItems.item(bad, new PartitionRange("p", null), 1), "page size");
     }
 

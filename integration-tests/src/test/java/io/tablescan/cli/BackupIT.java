@@ -2,6 +2,8 @@ package io.tablescan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tablescan.backup.Manifest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +76,41 @@ class BackupIT {
         // one entity per line as the REST API's insert JSON: typed properties annotated
         String lines = gunzip(Files.readAllBytes(export.resolve(manifest.files().getFirst().name())));
         assertThat(lines).contains("\"PartitionKey\":").contains("@odata.type\":\"Edm.");
+    }
+
+    @Test
+    void eachLineKeepsTheSourcesTimestampForReferenceAndTheImportDoesNotRestoreIt() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, String> exported = new HashMap<>();
+        for (Manifest.DataFile file : Manifest.parse(Files.readAllBytes(export.resolve("manifest.json"))).files()) {
+            for (String line : gunzip(Files.readAllBytes(export.resolve(file.name()))).lines().toList()) {
+                JsonNode row = json.readTree(line);
+                assertThat(row.get("Timestamp@odata.type").asText()).isEqualTo("Edm.DateTime");
+                exported.put(row.get("PartitionKey").asText() + "\u0000" + row.get("RowKey").asText(),
+                        row.get("Timestamp").asText());
+            }
+        }
+        Map<String, String> source = timestamps(SOURCE); // as the JavaScript SDK reads the service's raw JSON
+        assertThat(source).hasSize(67);
+        assertThat(exported).as("the service's own text, 7 fraction digits").isEqualTo(source);
+
+        Cli.Run run = Cli.run("import", "--from", export.toString(), "--dest-connection-string", cs(),
+                "--dest-table", "backuptimestamps");
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        Map<String, String> restored = timestamps("backuptimestamps");
+        assertThat(restored.keySet()).isEqualTo(source.keySet());
+        assertThat(restored).as("the service sets its own Timestamp on every write").doesNotContainEntry(
+                source.keySet().iterator().next(), source.values().iterator().next());
+    }
+
+    private static Map<String, String> timestamps(String table) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, String> timestamps = new HashMap<>();
+        for (String line : FidelityIT.client("timestamps", table).lines().toList()) {
+            JsonNode row = json.readTree(line);
+            timestamps.put(row.get("pk").asText() + "\u0000" + row.get("rk").asText(), row.get("timestamp").asText());
+        }
+        return timestamps;
     }
 
     @Test

@@ -1,6 +1,27 @@
 package io.tablescan.spi;
 
 import java.util.List;
+import java.util.Objects;
 
-/** One row of a table: its keys and its typed properties (Timestamp and ETag are the service's, not the row's). */
-public record Row(String partitionKey, String rowKey, List<RowProperty> properties) {}
+/**
+ * One row of a table: its keys and its typed properties. The service's Timestamp, when the row was read with one,
+ * rides along for reference ({@code timestamp}, 100 ns ticks since the Unix epoch, else null): it is the service's,
+ * not the row's, so no write sends it and two rows are equal whatever their Timestamps. ETag is never read.
+ */
+public record Row(String partitionKey, String rowKey, List<RowProperty> properties, Long timestamp) {
+    /** A row without a Timestamp: one to write, or read without it. */
+    public Row(String partitionKey, String rowKey, List<RowProperty> properties) {
+        this(partitionKey, rowKey, properties, null);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Row r && partitionKey.equals(r.partitionKey) && rowKey.equals(r.rowKey)
+                && properties.equals(r.properties);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(partitionKey, rowKey, properties);
+    }
+}

@@ -171,7 +171,7 @@ public final class InMemoryTableStore implements TableStore {
                 next = row;
                 break;
             }
-            page.add(project(row, options.select()));
+            page.add(project(row, rows.timestamp(row), options.select()));
         }
         pace.pace(page);
         return new Page(page, next == null ? null : continuation(rows, next));
@@ -305,11 +305,12 @@ public final class InMemoryTableStore implements TableStore {
         };
     }
 
-    private static Row project(Row row, List<String> select) {
+    /** The row as the service returns it: its Timestamp too, unless a $select leaves it out. */
+    private static Row project(Row row, Long timestamp, List<String> select) {
         if (select == null) {
-            return row;
+            return new Row(row.partitionKey(), row.rowKey(), row.properties(), timestamp);
         }
         List<RowProperty> kept = row.properties().stream().filter(p -> select.contains(p.name())).toList();
-        return new Row(row.partitionKey(), row.rowKey(), kept);
+        return new Row(row.partitionKey(), row.rowKey(), kept, select.contains("Timestamp") ? timestamp : null);
     }
 }

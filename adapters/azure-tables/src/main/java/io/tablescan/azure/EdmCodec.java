@@ -36,7 +36,9 @@ public final class EdmCodec {
             Object annotation = values.get(name + ANNOTATION);
             properties.add(toProperty(name, e.getValue(), annotation == null ? null : annotation.toString()));
         }
-        return new Row(entity.getPartitionKey(), entity.getRowKey(), properties);
+        OffsetDateTime timestamp = entity.getTimestamp(); // absent under a --select that leaves it out
+        return new Row(entity.getPartitionKey(), entity.getRowKey(), properties,
+                timestamp == null ? null : toTicks(timestamp.toInstant()));
     }
 
     public static TableEntity write(Row row) {

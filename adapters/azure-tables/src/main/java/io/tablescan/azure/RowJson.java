@@ -23,7 +23,9 @@ import java.util.Map;
  * A row as the JSON the Table service's REST API accepts for an insert, so that any tool reads it: PartitionKey,
  * RowKey, every property with a value, and {@code Name@odata.type} before each one that JSON alone does not type
  * (all but String, Int32 and Boolean): Int64 as a string, DateTime with 7 fraction digits, Double as a number or
- * "NaN"/"Infinity"/"-Infinity", Guid as a string, Binary as base64 (see {@link WireForm}).
+ * "NaN"/"Infinity"/"-Infinity", Guid as a string, Binary as base64 (see {@link WireForm}). The service's Timestamp,
+ * when the row was read with one, follows the keys as an Edm.DateTime for reference; it reads back as the row's
+ * timestamp, never as a property, so no write restores it.
  */
 public final class RowJson {
     private static final String ANNOTATION = "@odata.type";
@@ -38,6 +40,9 @@ public final class RowJson {
             json.writeStartObject();
             json.writeStringField("PartitionKey", row.partitionKey());
             json.writeStringField("RowKey", row.rowKey());
+            if (row.timestamp() != null) { // for reference: the service sets its own on every write
+                write(json, new RowProperty("Timestamp", EdmType.DATETIME, row.timestamp()));
+            }
             for (RowProperty p : row.properties()) {
                 if (p.value() != null) { // the service stores no nulls: absent reads back the same
                     write(json, p);
@@ -100,7 +105,7 @@ public final class RowJson {
 
     /**
      * Reads a row back from its JSON (the form above, or the service's own with {@code odata.*} metadata); the
-     * service's Timestamp is not part of a row and is skipped.
+     * service's Timestamp is not a property of the row: it becomes the row's timestamp.
      *
      * @throws IllegalArgumentException naming what is wrong, for anything else
      */
@@ -149,7 +154,16 @@ public final class RowJson {
             }
             properties.add(property(name, e.getValue(), annotations.get(name)));
         }
-        return new Row(pk, rk, properties);
+        return new Row(pk, rk, properties, timestamp(values.get("Timestamp"), annotations.get("Timestamp")));
+    }
+
+    private static Long timestamp(Object value, String annotation) {
+        if (value == null) {
+            return null;
+        }
+        RowProperty p = property("Timestamp", value, annotation == null ? "Edm.DateTime" : annotation);
+        check(p.type() == EdmType.DATETIME, "Timestamp", annotation);
+        return (Long) p.value();
     }
 
     private static RowProperty property(String name, Object value, String annotation) {

@@ -78,6 +78,9 @@ class EdmCodecTest {
         assertThat(value(row, "Inf")).isEqualTo(Double.NEGATIVE_INFINITY);
         assertThat(value(row, "Id")).isEqualTo("00000000-0000-0000-0000-000000000001");
         assertThat(value(row, "Bytes")).isEqualTo(new byte[] {7});
+        assertThat(row.timestamp()).as("the service's Timestamp rides along, not as a property")
+                .isEqualTo(ticks("2026-01-01T00:00:00Z"));
+        assertThat(EdmCodec.write(row).getProperties()).as("and is never written").doesNotContainKey("Timestamp");
     }
 
     private static Object value(Row row, String name) {

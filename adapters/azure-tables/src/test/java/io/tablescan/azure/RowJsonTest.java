@@ -76,6 +76,24 @@ class RowJsonTest {
 
         assertThat(row.properties()).containsExactly(new RowProperty("N", EdmType.INT32, 5),
                 new RowProperty("F", EdmType.DOUBLE, 2.5), new RowProperty("L", EdmType.INT64, 5L));
+        assertThat(row.timestamp()).as("the service's Timestamp: the row's, not a property")
+                .isEqualTo(EdmCodec.toTicks(Instant.parse("2026-11-23T10:00:00.1234567Z")));
+    }
+
+    @Test
+    void theServicesTimestampFollowsTheKeysForReferenceAndReadsBackAsNoProperty() {
+        long ticks = EdmCodec.toTicks(Instant.parse("2026-11-23T10:00:00.1Z"));
+        Row row = new Row("p", "r", List.of(new RowProperty("N", EdmType.INT32, 5)), ticks);
+
+        String json = new String(RowJson.toJson(row), StandardCharsets.UTF_8);
+
+        assertThat(json).isEqualTo("{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"Timestamp@odata.type\":\"Edm.DateTime\","
+                + "\"Timestamp\":\"2026-11-23T10:00:00.1000000Z\",\"N\":5}");
+        Row back = parse(json);
+        assertThat(back.properties()).containsExactly(new RowProperty("N", EdmType.INT32, 5));
+        assertThat(back.timestamp()).isEqualTo(ticks);
+        assertThat(new String(RowJson.toJson(new Row("p", "r", List.of())), StandardCharsets.UTF_8))
+                .as("a row read without one has none").doesNotContain("Timestamp");
     }
 
     @ParameterizedTest
