@@ -28,7 +28,8 @@ public final class ExportFiles {
             throw new BackupException(BackupException.Kind.FAILED, "the scan did not complete: no manifest written");
         }
         target.prepare(); // idempotent: the folder or container may not be there yet
-        List<Manifest.DataFile> files = new TopicExporter(kafka, topic).export(target, progress);
+        TopicExporter exporter = new TopicExporter(kafka, topic);
+        List<Manifest.DataFile> files = exporter.export(target, progress);
         long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();
         if (rows != totals.rowsRead()) { // never a manifest over rows lost or doubled on the way
             throw new BackupException(BackupException.Kind.FAILED, "the export's topic holds " + rows
@@ -39,7 +40,8 @@ public final class ExportFiles {
                 accountName != null ? accountName : spec.getSource().getAccount(),
                 spec.getSource().getTable(), totals.scanId(),
                 Instant.ofEpochMilli(totals.status().getStartMillis()).toString(), Instant.now().toString(),
-                spec.getRowFilter(), spec.getSelect(), spec.getLowerPartition(), spec.getUpperPartition(), rows, files);
+                spec.getRowFilter(), spec.getSelect(), spec.getLowerPartition(), spec.getUpperPartition(), rows, files,
+                exporter.partitionCount());
         target.write(Manifest.NAME, manifest.toJson()); // last: its presence means a finished export
         return manifest;
     }

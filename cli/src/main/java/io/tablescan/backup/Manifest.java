@@ -13,12 +13,14 @@ import java.util.regex.Pattern;
 /**
  * {@code manifest.json}, written last: an export is finished exactly when it exists. It names the source (the
  * account's name as the user gave it, never a key), the scan, the row selection, and every data file with its rows,
- * bytes and SHA-256, so a reader can check each file before trusting a line of it.
+ * bytes and SHA-256, so a reader can check each file before trusting a line of it. {@code topicPartitions}: the
+ * partition count of the export's topic, which decided which {@code part-<p>-*} file holds a PartitionKey (absent
+ * in exports made before it was recorded: see {@link #partitionCount()}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Manifest(int formatVersion, String sourceAccount, String sourceTable, String scanId, String startTime,
         String endTime, String filter, List<String> select, String fromPartition, String toPartition, long totalRows,
-        List<DataFile> files) {
+        List<DataFile> files, Integer topicPartitions) {
     public static final String NAME = "manifest.json";
     public static final int FORMAT_VERSION = 1;
     /** A data file's name: flat, no path, so that a manifest cannot point a reader outside the export. */
@@ -29,6 +31,21 @@ public record Manifest(int formatVersion, String sourceAccount, String sourceTab
 
     /** One data file: its rows, its size in bytes and the SHA-256 of those bytes (lower-case hex). */
     public record DataFile(String name, long rows, long bytes, String sha256) {}
+
+    /**
+     * The export topic's partition count: recorded, or for an older manifest inferred from the highest
+     * {@code part-<p>} in the file names (a reader that relies on it checks each row against it).
+     */
+    public int partitionCount() {
+        if (topicPartitions != null) {
+            return topicPartitions;
+        }
+        int highest = -1;
+        for (DataFile file : files) {
+            highest = Math.max(highest, PartFile.partitionOf(file.name()));
+        }
+        return highest + 1;
+    }
 
     public byte[] toJson() {
         try {
@@ -70,6 +87,9 @@ public record Manifest(int formatVersion, String sourceAccount, String sourceTab
                 throw corrupt(file.name() + " has no valid rows, bytes or sha256");
             }
             rows += file.rows();
+        }
+        if (manifest.topicPartitions() != null && manifest.topicPartitions() < 1) {
+            throw corrupt("topicPartitions is " + manifest.topicPartitions() + ", not a partition count");
         }
         if (rows != manifest.totalRows()) {
             throw corrupt("its files hold " + rows + " rows, its totalRows says " + manifest.totalRows());

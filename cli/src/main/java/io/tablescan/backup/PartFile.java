@@ -37,6 +37,12 @@ final class PartFile {
         return String.format("part-%05d-%05d.jsonl.gz", partition, sequence);
     }
 
+    /** The topic partition a file name of {@link #name} is of; -1 for another name. */
+    static int partitionOf(String fileName) {
+        var m = java.util.regex.Pattern.compile("part-(\\d{1,9})-\\d+\\.jsonl\\.gz").matcher(fileName);
+        return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
     void add(byte[] json) {
         try {
             gzip.write(json);

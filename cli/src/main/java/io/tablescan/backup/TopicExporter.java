@@ -46,11 +46,7 @@ public final class TopicExporter {
      * memory, so this also bounds the memory); returns their entries, in partition then file order.
      */
     public List<Manifest.DataFile> export(BackupStore store, java.util.function.LongConsumer progress) {
-        List<TopicPartition> partitions;
-        try (Consumer<byte[], byte[]> reader = kafka.newReader()) {
-            partitions = new ArrayList<>(Topics.partitions(reader, topic));
-        }
-        partitions.sort(Comparator.comparingInt(TopicPartition::partition));
+        List<TopicPartition> partitions = partitions();
         AtomicLong rows = new AtomicLong();
         List<Manifest.DataFile> files = new ArrayList<>();
         try (Admin admin = kafka.newAdmin(); ExecutorService pool = Executors.newFixedThreadPool(READERS)) {
@@ -74,34 +70,62 @@ public final class TopicExporter {
         return files;
     }
 
-    /** One partition's files, read from its start to its committed end. */
-    private List<Manifest.DataFile> export(Admin admin, TopicPartition partition, BackupStore store, Runnable each) {
-        List<Manifest.DataFile> files = new ArrayList<>();
+    /** The topic's partitions, in order. */
+    private List<TopicPartition> partitions() {
+        List<TopicPartition> partitions;
+        try (Consumer<byte[], byte[]> reader = kafka.newReader()) {
+            partitions = new ArrayList<>(Topics.partitions(reader, topic));
+        }
+        partitions.sort(Comparator.comparingInt(TopicPartition::partition));
+        return partitions;
+    }
+
+    /** The topic's partition count: it decides which partition, and so which files, a PartitionKey's rows go to. */
+    public int partitionCount() {
+        return partitions().size();
+    }
+
+    /** Each committed row (its JSON) of one partition, in offset order, from its start to its committed end. */
+    public void read(int partition, java.util.function.Consumer<byte[]> each) {
+        try (Admin admin = kafka.newAdmin()) {
+            read(admin, new TopicPartition(topic, partition), each);
+        }
+    }
+
+    private void read(Admin admin, TopicPartition partition, java.util.function.Consumer<byte[]> each) {
         try (Consumer<byte[], byte[]> reader = kafka.newReader()) {
             long end = committedEnd(admin, partition);
             reader.assign(List.of(partition));
             reader.seekToBeginning(List.of(partition));
-            int sequence = 0;
-            PartFile file = null;
             while (reader.position(partition) < end) {
                 for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(500))) {
                     if (record.offset() >= end) {
                         break;
                     }
-                    if (file == null) {
-                        file = new PartFile(PartFile.name(partition.partition(), sequence++));
-                    }
-                    file.add(record.value());
-                    if (file.full()) {
-                        files.add(write(store, file));
-                        file = null;
-                    }
-                    each.run();
+                    each.accept(record.value());
                 }
             }
-            if (file != null) {
-                files.add(write(store, file));
+        }
+    }
+
+    /** One partition's files, read from its start to its committed end. */
+    private List<Manifest.DataFile> export(Admin admin, TopicPartition partition, BackupStore store, Runnable each) {
+        List<Manifest.DataFile> files = new ArrayList<>();
+        PartFile[] file = {null};
+        int[] sequence = {0};
+        read(admin, partition, value -> {
+            if (file[0] == null) {
+                file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++));
             }
+            file[0].add(value);
+            if (file[0].full()) {
+                files.add(write(store, file[0]));
+                file[0] = null;
+            }
+            each.run();
+        });
+        if (file[0] != null) {
+            files.add(write(store, file[0]));
         }
         return files;
     }

@@ -55,22 +55,35 @@ final class DifferenceReport {
 
     /** Reads the scan's differences, writing each to {@code report} (null: none). */
     static DifferenceReport read(KafkaSettings kafka, String scanId, Path report) {
+        return collect(report, each -> {
+            Deserializer<SpecificRecord> deserializer = kafka.valueDeserializer();
+            try (Consumer<byte[], byte[]> consumer = kafka.newReader()) {
+                List<TopicPartition> partitions = Topics.partitions(consumer, kafka.namespace().differences());
+                consumer.assign(partitions);
+                consumer.seekToBeginning(partitions);
+                Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+                Topics.readToEnd(consumer, ends, record -> {
+                    if (record.key() == null || !scanId.equals(new String(record.key(), StandardCharsets.UTF_8))) {
+                        return;
+                    }
+                    each.accept((Difference) deserializer.deserialize(record.topic(), record.headers(),
+                            record.value()));
+                });
+            }
+        });
+    }
+
+    /**
+     * The differences {@code source} hands over (found in this process: an export's verify), each written to
+     * {@code report} (null: none) in the same lines as a scan's.
+     */
+    static DifferenceReport collect(Path report,
+            java.util.function.Consumer<java.util.function.Consumer<Difference>> source) {
         DifferenceReport found = new DifferenceReport();
-        Deserializer<SpecificRecord> deserializer = kafka.valueDeserializer();
-        try (Consumer<byte[], byte[]> consumer = kafka.newReader();
-                OutputStream file = report == null ? OutputStream.nullOutputStream() : Files.newOutputStream(report);
+        try (OutputStream file = report == null ? OutputStream.nullOutputStream() : Files.newOutputStream(report);
                 JsonGenerator json = new JsonFactory().createGenerator(file)) {
             json.setRootValueSeparator(new com.fasterxml.jackson.core.io.SerializedString("\n"));
-            List<TopicPartition> partitions = Topics.partitions(consumer, kafka.namespace().differences());
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            Topics.readToEnd(consumer, ends, record -> {
-                if (record.key() == null || !scanId.equals(new String(record.key(), StandardCharsets.UTF_8))) {
-                    return;
-                }
-                Difference difference = (Difference) deserializer.deserialize(record.topic(), record.headers(),
-                        record.value());
+            source.accept(difference -> {
                 found.add(difference);
                 if (report != null) {
                     write(json, difference);

@@ -167,7 +167,7 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
         return name.find() ? name.group(1) : sourceAccount.name();
     }
 
-    private static void createTopic(KafkaSettings kafka, String topic, int partitions) {
+    static void createTopic(KafkaSettings kafka, String topic, int partitions) {
         try (Admin admin = kafka.newAdmin()) {
             Topics.ensure(admin, List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())
                     .configs(Map.of("max.message.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES)))),
@@ -178,11 +178,11 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     }
 
     /** The topic held a copy of every row: gone when the export ends (a failed deletion is one warning line). */
-    private static void deleteTopic(KafkaSettings kafka, String topic) {
+    static void deleteTopic(KafkaSettings kafka, String topic) {
         try (Admin admin = kafka.newAdmin()) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
-            System.err.println("tablescan: warning: could not delete the export's topic " + topic + " ("
+            System.err.println("tablescan: warning: could not delete the topic " + topic + " ("
                     + e.getClass().getSimpleName() + "); delete it by hand");
         }
     }

@@ -19,8 +19,9 @@ import picocli.CommandLine.Option;
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Compares a table with its copy, row by row and property by property (Timestamp and ETag "
                 + "aside): a scan like copy's that reads each range of both tables once and writes nothing, with all "
-                + "three workers in this process. Exit 0 only if the tables (the rows the options select) are equal, "
-                + "7 if they differ.")
+                + "three workers in this process. With --from or --from-container instead of --dest-table, compares "
+                + "an export with its source table (the rows the export selected). Exit 0 only if the tables (the "
+                + "rows the options select) are equal, 7 if they differ.")
 final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
@@ -28,8 +29,28 @@ final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The original table.")
     String sourceTable;
 
-    @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The copy to check.")
+    @Option(names = "--dest-table", paramLabel = "TABLE", description = "The copy to check.")
     String destTable;
+
+    @Option(names = "--from", paramLabel = "DIR", description = "Or the folder of an export to check against the "
+            + "source table (instead of --dest-table).")
+    String fromFolder;
+
+    @Option(names = "--from-container", paramLabel = "NAME", description = "Or the Blob container of an export to "
+            + "check.")
+    String fromContainer;
+
+    @Option(names = "--from-prefix", paramLabel = "P", description = "The prefix of the export's blobs in the "
+            + "container (default: none).")
+    String fromPrefix;
+
+    @Option(names = "--from-connection-string", paramLabel = "CS", description = "Connection string of the "
+            + "export container's storage account.")
+    String fromConnectionString;
+
+    @Option(names = "--from-account", paramLabel = "ALIAS", description = "Or an account alias for the export's "
+            + "container, as for --to-account of export.")
+    String fromAccount;
 
     @Option(names = "--dest-connection-string", paramLabel = "CS", description = "Connection string of the copy's "
             + "account (default: the source's account).")
@@ -60,7 +81,17 @@ final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
-        Checks.tableName("--dest-table", destTable);
+        boolean export = fromFolder != null || fromContainer != null;
+        if ((destTable == null) != export) {
+            throw new UserError(UserError.USAGE, "give one of --dest-table TABLE (a copy) and --from DIR or "
+                    + "--from-container NAME (an export)");
+        }
+        if (!export) {
+            Checks.tableName("--dest-table", destTable);
+        } else if (destConnectionString != null || destAccount != null) {
+            throw new UserError(UserError.USAGE, "--dest-connection-string and --dest-account go with --dest-table, "
+                    + "not with an export");
+        }
         if (scan.since != null) {
             throw new UserError(UserError.USAGE, "verify takes no --since: rows deleted from the source since then "
                     + "would go unseen; it compares whole ranges");
@@ -69,6 +100,10 @@ final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEn
         DifferenceReport.checkWritable(report);
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        if (export) {
+            return new ExportVerify(BackupLocations.open(env, "from", fromFolder, fromContainer, fromPrefix,
+                    fromConnectionString, fromAccount), report).run(sourceAccount, sourceTable, scan, cluster, env);
+        }
         Accounts configured = new Accounts(env::get);
         TableStore source = sourceAccount.store(configured);
         TableStore dest = destConnectionString == null && destAccount == null ? source

@@ -69,7 +69,7 @@ public final class RowMerge {
     }
 
     /** The properties that differ, by name in order; empty when the rows are equal. */
-    static List<PropertyDifference> compare(List<RowProperty> source, List<RowProperty> destination) {
+    public static List<PropertyDifference> compare(List<RowProperty> source, List<RowProperty> destination) {
         Map<String, RowProperty> s = byName(source);
         Map<String, RowProperty> d = byName(destination);
         TreeSet<String> names = new TreeSet<>(s.keySet());
