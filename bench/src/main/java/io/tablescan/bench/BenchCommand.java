@@ -134,6 +134,7 @@ final class BenchCommand implements Callable<Integer> {
                 AzuriteServer azurite = scenario.name().equals("azurite") || scenario.name().equals("verify")
                         ? AzuriteServer.start() : null) {
             BenchRunner runner = scenario.name().equals("verify") ? new VerifyRunner(broker, azurite, table, concurrency)
+                    : azurite != null ? new AzuriteRunner(broker, azurite, table, concurrency)
                     : scenario.strategies().contains("export") || scenario.strategies().contains("import")
                     ? new BackupBench(broker, table, scenario, concurrency, readConcurrency)
                     : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency);
