@@ -14,6 +14,7 @@ import io.tablescan.table.TableStoreException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -28,23 +29,8 @@ final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     /** Files checked at once: reading and hashing them is I/O and one core each. */
     private static final int CHECKERS = 4;
 
-    @Option(names = "--from", paramLabel = "DIR", description = "The folder of the export.")
-    String fromFolder;
-
-    @Option(names = "--from-container", paramLabel = "NAME", description = "Or the Blob container of the export.")
-    String fromContainer;
-
-    @Option(names = "--from-prefix", paramLabel = "P", description = "The prefix of the export's blobs in the "
-            + "container (default: none).")
-    String fromPrefix;
-
-    @Option(names = "--from-connection-string", paramLabel = "CS", description = "Connection string of the "
-            + "container's storage account.")
-    String fromConnectionString;
-
-    @Option(names = "--from-account", paramLabel = "ALIAS", description = "Or an account alias for the container, "
-            + "as for --to-account of export.")
-    String fromAccount;
+    @Mixin
+    ExportSourceOptions export = new ExportSourceOptions();
 
     @Option(names = "--dest-connection-string", paramLabel = "CS", description = "Connection string of the "
             + "destination table's account.")
@@ -73,8 +59,7 @@ final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     public Integer call() {
         Checks.tableName("--dest-table", destTable);
         Checks.bootstrapServers(kafka);
-        BackupStore from = BackupLocations.open(env, "from", fromFolder, fromContainer, fromPrefix,
-                fromConnectionString, fromAccount);
+        BackupStore from = export.open(env);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
         Importer importer = new Importer(from, CHECKERS);

@@ -32,25 +32,8 @@ final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     @Option(names = "--dest-table", paramLabel = "TABLE", description = "The copy to check.")
     String destTable;
 
-    @Option(names = "--from", paramLabel = "DIR", description = "Or the folder of an export to check against the "
-            + "source table (instead of --dest-table).")
-    String fromFolder;
-
-    @Option(names = "--from-container", paramLabel = "NAME", description = "Or the Blob container of an export to "
-            + "check.")
-    String fromContainer;
-
-    @Option(names = "--from-prefix", paramLabel = "P", description = "The prefix of the export's blobs in the "
-            + "container (default: none).")
-    String fromPrefix;
-
-    @Option(names = "--from-connection-string", paramLabel = "CS", description = "Connection string of the "
-            + "export container's storage account.")
-    String fromConnectionString;
-
-    @Option(names = "--from-account", paramLabel = "ALIAS", description = "Or an account alias for the export's "
-            + "container, as for --to-account of export.")
-    String fromAccount;
+    @Mixin
+    ExportSourceOptions from = new ExportSourceOptions(); // or an export to check against the source
 
     @Option(names = "--dest-connection-string", paramLabel = "CS", description = "Connection string of the copy's "
             + "account (default: the source's account).")
@@ -81,7 +64,7 @@ final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
-        boolean export = fromFolder != null || fromContainer != null;
+        boolean export = from.given();
         if ((destTable == null) != export) {
             throw new UserError(UserError.USAGE, "give one of --dest-table TABLE (a copy) and --from DIR or "
                     + "--from-container NAME (an export)");
@@ -101,8 +84,7 @@ final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEn
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         if (export) {
-            return new ExportVerify(BackupLocations.open(env, "from", fromFolder, fromContainer, fromPrefix,
-                    fromConnectionString, fromAccount), report).run(sourceAccount, sourceTable, scan, cluster, env);
+            return new ExportVerify(from.open(env), report).run(sourceAccount, sourceTable, scan, cluster, env);
         }
         Accounts configured = new Accounts(env::get);
         TableStore source = sourceAccount.store(configured);
