@@ -38,7 +38,7 @@ class CopyHintsIT {
 
         assertThat(embedded.exitCode()).as(embedded.out() + embedded.err()).isEqualTo(UserError.FAILED);
         assertThat(embedded.out()).contains("completed with").contains("403")
-                .contains(": fix the cause (errors above), then run the same copy again: it is idempotent")
+                .containsPattern("failed items?: fix the cause \\(errors above\\), then run the same copy again: it is idempotent")
                 .doesNotContain("tablescan failures").doesNotContain("tablescan retry");
 
         String bootstrap = LocalServices.broker().bootstrapServers();
@@ -47,7 +47,7 @@ class CopyHintsIT {
 
         assertThat(cluster.exitCode()).as(cluster.out() + cluster.err()).isEqualTo(UserError.FAILED);
         // Its private namespace, and with it the record of its failures, is gone: the hint is the embedded one.
-        assertThat(cluster.out()).contains(": fix the cause (errors above), then run the same copy again")
+        assertThat(cluster.out()).containsPattern("failed items?: fix the cause \\(errors above\\), then run the same copy again")
                 .doesNotContain("tablescan failures").doesNotContain("tablescan retry");
         assertThat(embedded.out() + embedded.err() + cluster.out() + cluster.err()).doesNotContain("sig=");
 
