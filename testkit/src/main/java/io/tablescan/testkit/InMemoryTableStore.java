@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -307,8 +308,9 @@ public final class InMemoryTableStore implements TableStore {
 
     /** The row as the service returns it: its Timestamp too, unless a $select leaves it out. */
     private static Row project(Row row, Long timestamp, List<String> select) {
-        if (select == null) {
-            return new Row(row.partitionKey(), row.rowKey(), row.properties(), timestamp);
+        if (select == null) { // as stored when it holds that Timestamp already (a generated table: none): no copy
+            return Objects.equals(timestamp, row.timestamp()) ? row
+                    : new Row(row.partitionKey(), row.rowKey(), row.properties(), timestamp);
         }
         List<RowProperty> kept = row.properties().stream().filter(p -> select.contains(p.name())).toList();
         return new Row(row.partitionKey(), row.rowKey(), kept, select.contains("Timestamp") ? timestamp : null);
