@@ -81,7 +81,7 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
         ScanSpec draft = ScanSpecs.copy().from(new TableRef("source", "source")).pageSize(1000).build();
         String topic = kafka.namespace().topic("export-" + draft.getScanId());
         Path folder = root.resolve("export-" + index);
-        try (HeapPeak heap = HeapPeak.start(); Admin admin = kafka.newAdmin()) {
+        try (RunMeter heap = RunMeter.start(); Admin admin = kafka.newAdmin()) {
             long start = System.nanoTime();
             Topics.ensure(admin, List.of(new NewTopic(topic, Optional.of(Topics.LOCAL_PARTITIONS), Optional.empty())
                     .configs(Map.of("max.message.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES)))),
@@ -108,7 +108,7 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
             }
             lastExport = folder;
             return new BenchCommand.Run(scenario, "export", manifest.totalRows(), seconds, source.requests(),
-                    heap.megabytes(), List.of(new double[] {0, 0}, new double[] {seconds, manifest.totalRows()}));
+                    heap.megabytes(), heap.cpuSeconds(), List.of(new double[] {0, 0}, new double[] {seconds, manifest.totalRows()}));
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("cannot delete the export topic", e);
         } catch (InterruptedException e) {
@@ -126,7 +126,7 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
                 .register("export", destination);
         ScanSpec spec = ScanSpecs.copy().from(new TableRef("export", "source")).to(new TableRef("destination", "copy"))
                 .build();
-        try (HeapPeak heap = HeapPeak.start()) {
+        try (RunMeter heap = RunMeter.start()) {
             long start = System.nanoTime();
             FolderStore files = new FolderStore(lastExport);
             Importer importer = new Importer(files, 4);
@@ -144,7 +144,7 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
             long rows = outcome.totals().rowsWritten();
             System.out.printf("  import: %,d batches, checked and written in %.1f s%n", batches, seconds);
             return new BenchCommand.Run(scenario, "import", rows, seconds, destination.requests(), heap.megabytes(),
-                    List.of(new double[] {0, 0}, new double[] {seconds, rows}));
+                    heap.cpuSeconds(), List.of(new double[] {0, 0}, new double[] {seconds, rows}));
         }
     }
 

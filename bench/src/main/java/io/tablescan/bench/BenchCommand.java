@@ -101,15 +101,21 @@ final class BenchCommand implements Callable<Integer> {
     Path chart;
 
     record Run(String scenario, String strategy, long rows, double seconds, long requests, long peakHeapMb,
-            List<double[]> points) {
+            double cpuSeconds, List<double[]> points) {
         double rowsPerSecond() {
             return rows / Math.max(seconds, 0.001);
         }
 
+        /** The process's CPU seconds per million rows (core-seconds: 2 busy cores for 1 s count 2). */
+        double cpuSecondsPerMillionRows() {
+            return cpuSeconds * 1e6 / Math.max(rows, 1);
+        }
+
         String toJson() {
             return String.format(Locale.ROOT, "{\"scenario\":\"%s\",\"strategy\":\"%s\",\"rows\":%d,\"seconds\":%.3f,"
-                    + "\"rowsPerSecond\":%.1f,\"requests\":%d,\"peakHeapMb\":%d}", scenario, strategy, rows, seconds,
-                    rowsPerSecond(), requests, peakHeapMb);
+                    + "\"rowsPerSecond\":%.1f,\"requests\":%d,\"peakHeapMb\":%d,\"cpuSeconds\":%.3f,"
+                    + "\"cpuSecondsPerMillionRows\":%.1f}", scenario, strategy, rows, seconds, rowsPerSecond(), requests,
+                    peakHeapMb, cpuSeconds, cpuSecondsPerMillionRows());
         }
     }
 
@@ -141,9 +147,10 @@ final class BenchCommand implements Callable<Integer> {
             for (int i = 1; i <= runs; i++) {
                 for (String strategy : scenario.strategies()) {
                     Run run = runner.run(scenario.name(), strategy, i);
-                    System.out.printf("  %-7s run %d: %,d rows in %.1f s: %,.0f rows/s, %,d requests, peak heap %,d MB, %s%n",
-                            run.strategy(), i, run.rows(), run.seconds(), run.rowsPerSecond(), run.requests(),
-                            run.peakHeapMb(), outcome(run.strategy()));
+                    System.out.printf("  %-7s run %d: %,d rows in %.1f s: %,.0f rows/s, %,d requests, peak heap %,d MB,"
+                            + " CPU %.1f s (%.0f µs a row), %s%n", run.strategy(), i, run.rows(), run.seconds(),
+                            run.rowsPerSecond(), run.requests(), run.peakHeapMb(), run.cpuSeconds(),
+                            run.cpuSecondsPerMillionRows(), outcome(run.strategy()));
                     results.add(run);
                 }
             }
@@ -153,8 +160,8 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<Run> medians = scenario.strategies().stream().map(s -> median(results, s)).toList();
         if (runs > 1) {
-            medians.forEach(m -> System.out.printf("  %-7s median: %,.0f rows/s (%.1f s), peak heap %,d MB%n",
-                    m.strategy(), m.rowsPerSecond(), m.seconds(), m.peakHeapMb()));
+            medians.forEach(m -> System.out.printf("  %-7s median: %,.0f rows/s (%.1f s), peak heap %,d MB, CPU %.0f µs a"
+                    + " row%n", m.strategy(), m.rowsPerSecond(), m.seconds(), m.peakHeapMb(), m.cpuSecondsPerMillionRows()));
         }
         if (json != null) {
             Files.writeString(json, "{\"results\":[" + String.join(",", results.stream().map(Run::toJson).toList())
@@ -201,7 +208,7 @@ final class BenchCommand implements Callable<Integer> {
                         + " rows missing, " + copy.wrong() + " wrong writes");
             }
             return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
-                    source.requests() + destination.requests(), measured.peakHeapMb(), measured.points());
+                    source.requests() + destination.requests(), measured.peakHeapMb(), measured.cpuSeconds(), measured.points());
         }
     }
 
@@ -230,14 +237,15 @@ final class BenchCommand implements Callable<Integer> {
             Measured measured;
             long requests;
             if (strategy.equals("direct")) {
-                try (HeapPeak heap = HeapPeak.start()) {
+                try (RunMeter heap = RunMeter.start()) {
                     long start = System.nanoTime();
                     List<String> keys = IntStream.range(0, table.partitionOf(table.size() - 1) + 1)
                             .mapToObj(table::partitionKey).toList();
                     requests = DirectCopy.copy(store, "source", store, destination, keys, inFlight, inFlight);
                     double seconds = (System.nanoTime() - start) / 1e9;
                     measured = new Measured(null, seconds,
-                            List.of(new double[] {0, 0}, new double[] {seconds, table.size()}), heap.megabytes());
+                            List.of(new double[] {0, 0}, new double[] {seconds, table.size()}), heap.megabytes(),
+                            heap.cpuSeconds());
                 }
             } else {
                 Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
@@ -250,7 +258,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             tables.deleteTable(destination);
             return new Run(name, strategy, check.sourceRows(), measured.seconds(), requests, measured.peakHeapMb(),
-                    measured.points());
+                    measured.cpuSeconds(), measured.points());
         }
     }
 
@@ -283,7 +291,7 @@ final class BenchCommand implements Callable<Integer> {
                     throw new UserError(UserError.FAILED, "the copy did not complete");
                 }
                 return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
-                        measured.totals().requests(), measured.peakHeapMb(), measured.points());
+                        measured.totals().requests(), measured.peakHeapMb(), measured.cpuSeconds(), measured.points());
             }
             var spec = ScanSpecs.verify().from(new TableRef("source", "source")).to(new TableRef("destination", copy))
                     .pageSize(1000).strategy(ScanStrategy.PREFIX).build();
@@ -295,11 +303,11 @@ final class BenchCommand implements Callable<Integer> {
             }
             tables.deleteTable(copy);
             return new Run(name, strategy, t.rowsRead(), measured.seconds(), t.requests(), measured.peakHeapMb(),
-                    measured.points());
+                    measured.cpuSeconds(), measured.points());
         }
     }
 
-    record Measured(ScanTotals totals, double seconds, List<double[]> points, long peakHeapMb) {}
+    record Measured(ScanTotals totals, double seconds, List<double[]> points, long peakHeapMb, double cpuSeconds) {}
 
     /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
     static Measured copyThroughKafka(EmbeddedKafkaBroker broker, Accounts accounts, String strategy, String destination,
@@ -313,7 +321,7 @@ final class BenchCommand implements Callable<Integer> {
     static Measured throughKafka(EmbeddedKafkaBroker broker, Accounts accounts, io.tablescan.schema.ScanSpec spec,
             int inFlight, int readInFlight, java.util.function.ToLongFunction<ScanTotals> progress) {
         List<double[]> points = new ArrayList<>();
-        try (HeapPeak heap = HeapPeak.start()) {
+        try (RunMeter heap = RunMeter.start()) {
             long start = System.nanoTime();
             CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight).withReadInFlight(readInFlight), spec,
                     new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofHours(6),
@@ -324,7 +332,7 @@ final class BenchCommand implements Callable<Integer> {
             List<double[]> fromSeed = new ArrayList<>(List.of(new double[] {0, 0}));
             points.stream().filter(p -> p[0] >= offset).forEach(p -> fromSeed.add(new double[] {p[0] - offset, p[1]}));
             fromSeed.add(new double[] {outcome.seconds(), progress.applyAsLong(outcome.totals())});
-            return new Measured(outcome.totals(), outcome.seconds(), fromSeed, heap.megabytes());
+            return new Measured(outcome.totals(), outcome.seconds(), fromSeed, heap.megabytes(), heap.cpuSeconds());
         }
     }
 }

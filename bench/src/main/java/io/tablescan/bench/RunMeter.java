@@ -8,21 +8,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The most heap in use at once during a benchmark run, sampled every 10 ms. The heap pools' own peaks do not
- * coincide, so adding them would overstate it.
+ * What one benchmark run costs: the most heap in use at once, sampled every 10 ms (the heap pools' own peaks do
+ * not coincide, so adding them would overstate it), and the CPU time of the whole process (every thread: the
+ * workers, the embedded broker, the bench's checking table; not Azurite, a process of its own).
  */
-final class HeapPeak implements AutoCloseable {
+final class RunMeter implements AutoCloseable {
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    private final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final AtomicLong peak = new AtomicLong();
     private final ScheduledExecutorService sampler =
             Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("heap-peak").factory());
+    private final long cpuStart = os.getProcessCpuTime();
 
     /** Collects what earlier runs left, then samples until closed. */
-    static HeapPeak start() {
+    static RunMeter start() {
         System.gc();
-        HeapPeak heap = new HeapPeak();
-        heap.sampler.scheduleAtFixedRate(heap::sample, 0, 10, TimeUnit.MILLISECONDS);
-        return heap;
+        RunMeter meter = new RunMeter();
+        meter.sampler.scheduleAtFixedRate(meter::sample, 0, 10, TimeUnit.MILLISECONDS);
+        return meter;
     }
 
     private void sample() {
@@ -32,6 +36,11 @@ final class HeapPeak implements AutoCloseable {
     long megabytes() {
         sample();
         return peak.get() / (1024 * 1024);
+    }
+
+    /** CPU seconds the process spent since the start, on all cores. */
+    double cpuSeconds() {
+        return (os.getProcessCpuTime() - cpuStart) / 1e9;
     }
 
     @Override
