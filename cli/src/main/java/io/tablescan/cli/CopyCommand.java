@@ -12,6 +12,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "copy", mixinStandardHelpOptions = true,
+        customSynopsis = {"tablescan copy --source-table=TABLE",
+                "        (--source-account=ALIAS | --source-connection-string=CS)",
+                "        (--dest-table=TABLE | --to-topic=NAME | --sink=TYPE) [OPTIONS]"},
         description = "Copies a table into another (created if missing), or hands its rows to a sink, with all three "
                 + "workers in this process. Exit 0 only if the scan completes with no failures.")
 final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {

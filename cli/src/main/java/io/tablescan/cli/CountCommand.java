@@ -14,7 +14,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
-@Command(name = "count", mixinStandardHelpOptions = true, modelTransformer = CountCommand.KeysOnly.class,
+@Command(name = "count", mixinStandardHelpOptions = true,
+        customSynopsis = {"tablescan count --source-table=TABLE",
+                "        (--source-account=ALIAS | --source-connection-string=CS) [OPTIONS]"},
+        modelTransformer = CountCommand.KeysOnly.class,
         description = "Counts the rows and partitions of a table, or of the rows the options select, exactly: a scan "
                 + "like copy's that reads the keys only and writes nothing, with all three workers in this process. "
                 + "Exit 0 only if the scan completes with no failures (then the count is exact).")

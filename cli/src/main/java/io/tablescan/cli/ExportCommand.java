@@ -31,6 +31,9 @@ import picocli.CommandLine.Option;
  * into deterministic data files and writes the manifest last. The topic is deleted at the end.
  */
 @Command(name = "export", mixinStandardHelpOptions = true,
+        customSynopsis = {"tablescan export --source-table=TABLE",
+                "        (--source-account=ALIAS | --source-connection-string=CS)",
+                "        (--to=DIR | --to-container=NAME) [OPTIONS]"},
         description = "Backs a table up to a folder or a Blob container: gzip'd JSON lines and a manifest.json with "
                 + "counts and SHA-256, written last. Exit 0 only if the scan completes and every file is written.")
 final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {

@@ -17,6 +17,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
+        customSynopsis = {"tablescan verify --source-table=TABLE",
+                "        (--source-account=ALIAS | --source-connection-string=CS)",
+                "        (--dest-table=TABLE | --from=DIR | --from-container=NAME) [OPTIONS]"},
         description = "Compares a table with its copy, row by row and property by property (Timestamp and ETag "
                 + "aside): a scan like copy's that reads each range of both tables once and writes nothing, with all "
                 + "three workers in this process. With --from or --from-container instead of --dest-table, compares "
