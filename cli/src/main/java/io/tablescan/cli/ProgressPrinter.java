@@ -266,8 +266,13 @@ public final class ProgressPrinter {
                 plural(t.done(ItemKind.ENTITY_BATCH), "entity batch", "entity batches"), t.maxDepth());
         out.printf("  open items:    %,d of %,d emitted; %,d failed, %,d skipped, %,d retried%n", t.openItems(),
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
-        out.printf("  requests:      %s of the source, %s to the destination; %,d retried (%,d throttled)%n",
-                plural(t.readRequests(), "read"), plural(t.writeRequests(), "write"), t.retries(), t.throttles());
+        // A topic takes records in the worker's transaction, not requests: say what it got.
+        boolean topic = t.spec() != null && t.spec().getSink() != null
+                && t.spec().getSink().getType().equals(TargetOptions.TOPIC);
+        String written = topic ? plural(t.rowsWritten(), "record") + " to the topic"
+                : plural(t.writeRequests(), "write") + " to the destination";
+        out.printf("  requests:      %s of the source, %s; %,d retried (%,d throttled)%n",
+                plural(t.readRequests(), "read"), written, t.retries(), t.throttles());
     }
 
     /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */

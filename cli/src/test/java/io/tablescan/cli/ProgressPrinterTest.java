@@ -164,6 +164,22 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void aTopicsSummarySaysTheRecordsItGotNotWrites() {
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("source", "Packages"))
+                .sink(new io.tablescan.spi.SinkRef(TargetOptions.TOPIC, null, "rows", java.util.Map.of()))
+                .pageSize(1000).strategy(ScanStrategy.PREFIX).build();
+        spec.setScanId("s1");
+        ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("s1").started(spec).emitted(ItemKind.PREFIX_QUERY)));
+        s = ScanFold.apply(s, at(T0 + 500, new ScanEventBuilder("s1").emitted(ItemKind.ENTITY_BATCH)
+                .done(ItemKind.PREFIX_QUERY, 0, new ItemHandler.Result(List.of(), 7, 0, 1))));
+        s = ScanFold.apply(s, at(T0 + 900, new ScanEventBuilder("s1").done(ItemKind.ENTITY_BATCH, 1,
+                new ItemHandler.Result(List.of(), 0, 7, 0))));
+        printer(false).summary(new ScanTotals("s1", s));
+        assertThat(out()).contains("requests:      1 read of the source, 7 records to the topic;")
+                .doesNotContain("writes to the destination");
+    }
+
+    @Test
     void theClockRunsWhileNoLedgerRecordsTheScanAndWhileNoEventComes() {
         ProgressPrinter printer = printer(false);
         now.set(T0 + 12_000);
