@@ -104,7 +104,8 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
         Accounts accounts = new Accounts(name -> null).register(sourceName, source);
         ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable))).build();
         String role = "export-" + draft.getScanId();
-        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
+                .intoPrivateTopic("export to " + target.describe(), true);
         try (Interrupt interrupt = Interrupt.onSigint()) {
             return CopyRun.runHere(cluster, accounts, env, kafka -> {
                 String topic = kafka.namespace().topic(role);

@@ -61,7 +61,8 @@ final class ExportVerify {
                 .partitions(manifest.fromPartition(), manifest.toPartition()).build();
         String role = "verify-" + draft.getScanId();
         ExportComparer comparer = new ExportComparer(from, manifest);
-        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
+                .intoPrivateTopic("compared with the export in " + from.describe(), false);
         try (Interrupt interrupt = Interrupt.onSigint()) {
             return CopyRun.runHere(cluster, accounts, env, kafka -> {
                 String topic = kafka.namespace().topic(role);

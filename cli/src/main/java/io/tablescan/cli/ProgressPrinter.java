@@ -27,6 +27,9 @@ public final class ProgressPrinter {
     private boolean barShown;
     /** An import's summary: its rows come from files, so it has no partitions counted and no next --since. */
     private boolean fromFiles;
+    /** What a scan into a command's private topic is for (an export's first stage), named instead of the topic. */
+    private String purpose;
+    private boolean nextSince = true;
     private Hints hints = Hints.local();
     private StallWatch stalls;
 
@@ -60,13 +63,23 @@ public final class ProgressPrinter {
         this.sinceMillis = clock.getAsLong();
     }
 
-    /** Sets where the workers run; on a cluster it also watches for a missing ledger or missing workers. */
     /** The summary of an import: rows read from an export's files. */
     ProgressPrinter fromFiles() {
         this.fromFiles = true;
         return this;
     }
 
+    /**
+     * A scan into this command's private topic: the lines name {@code purpose} (say, "export to /backups/x"), not
+     * the topic, which is deleted at the end; {@code nextSince} says whether the summary's next --since applies.
+     */
+    ProgressPrinter intoPrivateTopic(String purpose, boolean nextSince) {
+        this.purpose = purpose;
+        this.nextSince = nextSince;
+        return this;
+    }
+
+    /** Sets where the workers run; on a cluster it also watches for a missing ledger or missing workers. */
     ProgressPrinter hints(Hints hints) {
         this.hints = hints;
         this.stalls = hints.inProcess() ? null : new StallWatch(hints.kafka(), clock.getAsLong());
@@ -82,7 +95,7 @@ public final class ProgressPrinter {
     void progressHeader(ScanSpec spec) {
         sinceMillis = clock.getAsLong();
         out.printf("scan %s: %s -> %s, page size %d%s%n", spec.getScanId(), spec.getSource().getTable(),
-                target(spec, false), spec.getPageSize(), selection(spec).map(s -> "; " + s).orElse(""));
+                purpose != null ? purpose : target(spec, false), spec.getPageSize(), selection(spec).map(s -> "; " + s).orElse(""));
     }
 
     void progress(ScanTotals t) {
@@ -202,7 +215,7 @@ public final class ProgressPrinter {
         out.printf("scan %s %s%n", t.scanId(), describe(t));
         if (t.spec() != null) {
             out.printf("  tables:        %s/%s -> %s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable(),
-                    target(t.spec(), true));
+                    purpose != null ? purpose : target(t.spec(), true));
         }
         out.printf("  rows read:     %,d %s%n", t.rowsRead(), fromFiles ? "from the export's files"
                 : "in " + plural(t.partitions(), "partition"));
@@ -211,7 +224,7 @@ public final class ProgressPrinter {
         out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
         work(t);
         emptyHint(t);
-        if (t.complete() && t.spec() != null && !fromFiles) {
+        if (t.complete() && t.spec() != null && !fromFiles && nextSince) {
             out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
                     nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
         }
@@ -267,12 +280,14 @@ public final class ProgressPrinter {
         out.printf("  open items:    %,d of %,d emitted; %,d failed, %,d skipped, %,d retried%n", t.openItems(),
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
         // A topic takes records in the worker's transaction, not requests: say what it got.
-        boolean topic = t.spec() != null && t.spec().getSink() != null
+        boolean topic = purpose == null && t.spec() != null && t.spec().getSink() != null
                 && t.spec().getSink().getType().equals(TargetOptions.TOPIC);
         String written = topic ? plural(t.rowsWritten(), "record") + " to the topic"
+                : purpose != null ? plural(t.rowsWritten(), "row") + " staged in Kafka"
                 : plural(t.writeRequests(), "write") + " to the destination";
-        out.printf("  requests:      %s of the source, %s; %,d retried (%,d throttled)%n",
-                plural(t.readRequests(), "read"), written, t.retries(), t.throttles());
+        boolean count = t.spec() != null && t.spec().getCount(); // writes nothing
+        out.printf("  requests:      %s of the source%s; %,d retried (%,d throttled)%n",
+                plural(t.readRequests(), "read"), count ? "" : ", " + written, t.retries(), t.throttles());
     }
 
     /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */

@@ -107,7 +107,7 @@ class ProgressPrinterTest {
     void aCountEndsWithItsResultExactOnlyWhenCompleted() {
         assertThat(printer(false).summary(count(false))).isZero();
         assertThat(out()).contains("scan c1 completed", "  table:         source/Packages")
-                .doesNotContain("rows written", "next --since").endsWith("1,237 rows in 412 partitions\n");
+                .doesNotContain("rows written", "next --since", "writes").endsWith("1,237 rows in 412 partitions\n");
         assertThat(CountCommand.json(count(false))).isEqualTo("{\"scanId\":\"c1\",\"table\":\"Packages\","
                 + "\"state\":\"COMPLETED\",\"exact\":true,\"rows\":1237,\"partitions\":412}");
 
@@ -177,6 +177,23 @@ class ProgressPrinterTest {
         printer(false).summary(new ScanTotals("s1", s));
         assertThat(out()).contains("requests:      1 read of the source, 7 records to the topic;")
                 .doesNotContain("writes to the destination");
+    }
+
+    @Test
+    void aScanIntoAPrivateTopicIsNamedByItsPurpose() {
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("source", "Packages"))
+                .sink(new io.tablescan.spi.SinkRef(TargetOptions.TOPIC, null, "tablescan-verify-s1", java.util.Map.of()))
+                .pageSize(1000).strategy(ScanStrategy.PREFIX).build();
+        spec.setScanId("s1");
+        ProgressPrinter printer = printer(false).intoPrivateTopic("compared with the export in /backups/p", false);
+        printer.progressHeader(spec);
+        ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("s1").started(spec).emitted(ItemKind.PREFIX_QUERY)));
+        s = ScanFold.apply(s, at(T0 + 500, new ScanEventBuilder("s1").done(ItemKind.PREFIX_QUERY, 0,
+                new ItemHandler.Result(List.of(), 7, 7, 1))));
+        assertThat(printer.summary(new ScanTotals("s1", s))).isZero();
+        assertThat(out()).contains("scan s1: Packages -> compared with the export in /backups/p, page size 1000",
+                "  tables:        source/Packages -> compared with the export in /backups/p\n",
+                "1 read of the source, 7 rows staged in Kafka;").doesNotContain("tablescan-verify-s1", "next --since");
     }
 
     @Test
