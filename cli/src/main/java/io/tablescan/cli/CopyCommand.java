@@ -5,8 +5,6 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
-import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,7 +15,7 @@ import picocli.CommandLine.Option;
                 "        (--dest-table=TABLE | --to-topic=NAME | --sink=TYPE) [OPTIONS]"},
         description = "Copies a table into another (created if missing), or hands its rows to a sink, with all three "
                 + "workers in this process. Exit 0 only if the scan completes with no failures.")
-final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
@@ -55,13 +53,6 @@ final class CopyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvi
     @Option(names = "--report", paramLabel = "FILE", description = "With --mirror: write every row found missing, "
             + "different or extra to FILE, one JSON object a line (as verify's report).")
     java.nio.file.Path report;
-
-    Map<String, String> env = System.getenv();
-
-    @Override
-    public void environment(Map<String, String> environment) {
-        env = environment;
-    }
 
     @Override
     public Integer call() {

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -36,7 +35,7 @@ import picocli.CommandLine.Option;
                 "        (--to=DIR | --to-container=NAME) [OPTIONS]"},
         description = "Backs a table up to a folder or a Blob container: gzip'd JSON lines and a manifest.json with "
                 + "counts and SHA-256, written last. Exit 0 only if the scan completes and every file is written.")
-final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
@@ -69,13 +68,6 @@ final class ExportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
 
     @Mixin
     ScanOptions scan = new ScanOptions();
-
-    Map<String, String> env = System.getenv();
-
-    @Override
-    public void environment(Map<String, String> environment) {
-        env = environment;
-    }
 
     @Override
     public Integer call() {

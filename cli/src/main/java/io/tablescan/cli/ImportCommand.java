@@ -11,8 +11,6 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
-import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,7 +23,7 @@ import picocli.CommandLine.Option;
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Restores an export (a folder or a Blob container with manifest.json) into a table, created if "
                 + "missing. Checks every file's SHA-256 and rows first: a bad export writes nothing.")
-final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+final class ImportCommand extends TablescanCommand.ReadsEnvironment {
     /** Files checked at once: reading and hashing them is I/O and one core each. */
     private static final int CHECKERS = 4;
 
@@ -47,13 +45,6 @@ final class ImportCommand implements Callable<Integer>, TablescanCommand.ReadsEn
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
             + "(default: an embedded broker), in topics and groups of this import's own, removed when it ends.")
     String kafka;
-
-    Map<String, String> env = System.getenv();
-
-    @Override
-    public void environment(Map<String, String> environment) {
-        env = environment;
-    }
 
     @Override
     public Integer call() {

@@ -9,9 +9,7 @@ import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +18,7 @@ import picocli.CommandLine.Option;
 @Command(name = "start", mixinStandardHelpOptions = true,
         description = "Seeds a scan into a running cluster of workers and prints its scan id. The workers resolve "
                 + "the account aliases with their own TABLESCAN_ACCOUNT_<ALIAS>_* credentials.")
-final class StartCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+final class StartCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
@@ -59,13 +57,6 @@ final class StartCommand implements Callable<Integer>, TablescanCommand.ReadsEnv
     @Option(names = "--report", paramLabel = "FILE", description = "With --verify --wait: write every difference to "
             + "FILE, one JSON object a line (default: none).")
     java.nio.file.Path report;
-
-    Map<String, String> env = System.getenv();
-
-    @Override
-    public void environment(Map<String, String> environment) {
-        env = environment;
-    }
 
     @Override
     public Integer call() {

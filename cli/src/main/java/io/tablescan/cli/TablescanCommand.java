@@ -54,8 +54,12 @@ public final class TablescanCommand {
     }
 
     /** A command that reads environment variables through the map it is given (tests cannot set the process's). */
-    interface ReadsEnvironment {
-        void environment(Map<String, String> environment);
+    abstract static class ReadsEnvironment implements java.util.concurrent.Callable<Integer> {
+        Map<String, String> env = System.getenv();
+
+        final void environment(Map<String, String> environment) {
+            env = environment;
+        }
     }
 
     public static int execute(String... args) {

@@ -10,7 +10,6 @@ import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +24,7 @@ import picocli.CommandLine.Option;
                 + "three workers in this process. With --from or --from-container instead of --dest-table, compares "
                 + "an export with its source table (the rows the export selected). Exit 0 only if the tables (the "
                 + "rows the options select) are equal, 7 if they differ.")
-final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEnvironment {
+final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
@@ -56,13 +55,6 @@ final class VerifyCommand implements Callable<Integer>, TablescanCommand.ReadsEn
 
     @Mixin
     ScanOptions scan = new ScanOptions();
-
-    Map<String, String> env = System.getenv();
-
-    @Override
-    public void environment(Map<String, String> environment) {
-        env = environment;
-    }
 
     @Override
     public Integer call() {
