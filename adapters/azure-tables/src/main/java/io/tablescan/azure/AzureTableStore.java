@@ -73,7 +73,7 @@ public final class AzureTableStore implements TableStore {
         return rest(uri.toString(), new EntraIdToken(credential.build()));
     }
 
-    private static AzureTableStore rest(String endpoint, Authorization authorization) {
+    static AzureTableStore rest(String endpoint, Authorization authorization) {
         return new AzureTableStore(new RestTableStore(RestTableStore.httpClient(), endpoint, authorization), endpoint);
     }
 
