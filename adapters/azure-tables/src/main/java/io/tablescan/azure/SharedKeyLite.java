@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -16,30 +17,38 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class SharedKeyLite implements Authorization {
     private final String account;
-    private final ThreadLocal<Mac> mac;
+    private final SecretKeySpec key;
+    /** Initialised MACs for reuse: requests run on short-lived virtual threads, where a ThreadLocal would not last. */
+    private final ConcurrentLinkedQueue<Mac> macs = new ConcurrentLinkedQueue<>();
     /** The date header of the current second, formatted once: {second, text}. */
     private volatile Object[] date = {0L, ""};
 
     SharedKeyLite(String account, byte[] key) {
         this.account = account;
-        SecretKeySpec spec = new SecretKeySpec(key, "HmacSHA256");
-        this.mac = ThreadLocal.withInitial(() -> {
-            try {
-                Mac m = Mac.getInstance("HmacSHA256");
-                m.init(spec);
-                return m;
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        this.key = new SecretKeySpec(key, "HmacSHA256");
     }
 
     @Override
     public void authorize(HttpRequest.Builder request, String rawPath) {
         String now = now();
-        byte[] signature = mac.get().doFinal((now + "\n/" + account + rawPath).getBytes(StandardCharsets.UTF_8));
+        Mac mac = macs.poll();
+        if (mac == null) {
+            mac = newMac();
+        }
+        byte[] signature = mac.doFinal((now + "\n/" + account + rawPath).getBytes(StandardCharsets.UTF_8));
+        macs.offer(mac);
         request.setHeader("x-ms-date", now);
         request.setHeader("Authorization", "SharedKeyLite " + account + ":" + Base64.getEncoder().encodeToString(signature));
+    }
+
+    private Mac newMac() {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private String now() {
