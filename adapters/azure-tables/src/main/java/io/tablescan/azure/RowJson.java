@@ -82,7 +82,7 @@ public final class RowJson {
         return out.toByteArray();
     }
 
-    private static void write(JsonGenerator json, RowProperty p) throws IOException {
+    static void write(JsonGenerator json, RowProperty p) throws IOException {
         String odataType = WireForm.odataType(p.type());
         if (odataType != null) {
             json.writeStringField(p.name() + ANNOTATION, odataType);

@@ -1,0 +1,247 @@
+package io.tablescan.azure;
+
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.ScanQuery;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Table service's REST API over the JDK's HTTP client: one request per call, JSON read and written as a
+ * stream of tokens, a batch as one {@code $batch} request (multipart/mixed). No retries here: tablescan
+ * retries by itself, knowing the item and its budget.
+ */
+final class RestTableStore implements TableStore {
+    private static final String VERSION = "2019-02-02";
+    private static final String ACCEPT = "application/json;odata=minimalmetadata";
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Pattern ERROR_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"|<Code>([^<]+)</Code>");
+    private static final Pattern INNER_STATUS = Pattern.compile("HTTP/1\\.1 (\\d{3})");
+
+    private final HttpClient http;
+    private final String endpoint;
+    private final String endpointPath;
+    private final Authorization authorization;
+
+    RestTableStore(HttpClient http, String endpoint, Authorization authorization) {
+        this.http = http;
+        this.endpoint = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+        String path = URI.create(this.endpoint).getRawPath();
+        this.endpointPath = path == null ? "" : path;
+        this.authorization = authorization;
+    }
+
+    static HttpClient httpClient() {
+        // HTTP/1.1: the Table service speaks no HTTP/2; connections are pooled per host. Responses are handled on
+        // the client's selector thread instead of being handed to a pool thread each time: the hand-offs cost
+        // more CPU than the work (a body is copied into one array; the caller parses it).
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(20))
+                .executor(Runnable::run).build();
+    }
+
+    @Override
+    public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
+        StringBuilder q = new StringBuilder("$top=").append(options.pageSize());
+        String filter = ODataFilter.of(query, options.rowFilter());
+        if (filter != null) {
+            q.append("&$filter=").append(UrlText.encode(filter));
+        }
+        if (options.select() != null) {
+            Set<String> select = new LinkedHashSet<>(List.of("PartitionKey", "RowKey"));
+            select.addAll(options.select());
+            q.append("&$select=").append(UrlText.encode(String.join(",", select)));
+        }
+        if (from != null) {
+            String token = from.opaque();
+            int split = token.indexOf(';');
+            q.append("&NextPartitionKey=").append(UrlText.encode(split < 0 ? token : token.substring(0, split)));
+            if (split >= 0) {
+                q.append("&NextRowKey=").append(UrlText.encode(token.substring(split + 1)));
+            }
+        }
+        HttpResponse<byte[]> response = send(table, request("/" + table + "()", q.toString()).GET(), 200);
+        try {
+            List<Row> rows = EntityJson.rows(response.body());
+            String pk = response.headers().firstValue("x-ms-continuation-NextPartitionKey").orElse(null);
+            String rk = response.headers().firstValue("x-ms-continuation-NextRowKey").orElse(null);
+            return new Page(rows, AzureTableStore.continuation(pk == null ? null : rk == null ? pk : pk + ";" + rk));
+        } catch (IOException | RuntimeException e) {
+            throw new TableStoreException("unreadable response on table " + table + ": " + e.getMessage(), 200, false, null);
+        }
+    }
+
+    @Override
+    public void upsert(String table, String partitionKey, List<Row> rows) {
+        // Azurite accepts batches that mix partitions; the service does not. Guard it here.
+        if (rows.isEmpty() || rows.size() > 100 || rows.stream().anyMatch(r -> !r.partitionKey().equals(partitionKey))) {
+            throw new TableStoreException("a batch holds 1 to 100 rows of one partition", 400, false, null);
+        }
+        if (rows.size() == 1) {
+            Row row = rows.getFirst();
+            byte[] body = json(row);
+            send(table, request(entityPath(table, row.partitionKey(), row.rowKey()), "")
+                    .header("Content-Type", "application/json").header("Prefer", "return-no-content")
+                    .PUT(HttpRequest.BodyPublishers.ofByteArray(body)), 204);
+            return;
+        }
+        String batch = "batch_" + UUID.randomUUID();
+        String changeset = "changeset_" + UUID.randomUUID();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(rows.size() * 512);
+        ascii(out, "--" + batch + "\r\nContent-Type: multipart/mixed; boundary=" + changeset + "\r\n\r\n");
+        for (Row row : rows) {
+            ascii(out, "--" + changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
+                    + "PUT " + endpoint + entityPath(table, row.partitionKey(), row.rowKey())
+                    + " HTTP/1.1\r\nContent-Type: application/json\r\nAccept: " + ACCEPT
+                    + "\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n");
+            try {
+                EntityJson.write(row, out);
+            } catch (IOException e) {
+                throw new IllegalStateException(e); // to memory: cannot happen
+            }
+            ascii(out, "\r\n");
+        }
+        ascii(out, "--" + changeset + "--\r\n--" + batch + "--\r\n");
+        HttpResponse<byte[]> response = send(table, request("/$batch", "")
+                .header("Content-Type", "multipart/mixed; boundary=" + batch)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())), 202);
+        // The batch answers 202 even when its changeset failed: the failure is the first inner response.
+        String body = new String(response.body(), StandardCharsets.UTF_8);
+        Matcher inner = INNER_STATUS.matcher(body);
+        while (inner.find()) {
+            int status = Integer.parseInt(inner.group(1));
+            if (status >= 300) {
+                throw failure(table, status, errorCode(body.substring(inner.end())));
+            }
+        }
+    }
+
+    @Override
+    public boolean delete(String table, String partitionKey, String rowKey) {
+        try {
+            send(table, request(entityPath(table, partitionKey, rowKey), "").header("If-Match", "*").DELETE(), 204);
+            return true;
+        } catch (TableStoreException e) {
+            if (e.status() == 404) { // already gone: a replayed mirror deletes what it deleted before
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void createTableIfNotExists(String table) {
+        byte[] body = ("{\"TableName\":\"" + table.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        try {
+            send(table, request("/Tables", "").header("Content-Type", "application/json")
+                    .header("Prefer", "return-no-content").POST(HttpRequest.BodyPublishers.ofByteArray(body)), 204);
+        } catch (TableStoreException e) {
+            if (e.status() != 409) { // it exists already
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public boolean tableExists(String table) {
+        try {
+            query(table, KeyRange.ALL, new QueryOptions(1, List.of("PartitionKey"), null), null);
+            return true;
+        } catch (TableStoreException e) {
+            if (e.status() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** The path of one entity under the endpoint: {@code /table(PartitionKey='pk',RowKey='rk')}, keys quoted and encoded. */
+    private String entityPath(String table, String partitionKey, String rowKey) {
+        return "/" + table + "(PartitionKey='" + UrlText.encode(partitionKey.replace("'", "''"))
+                + "',RowKey='" + UrlText.encode(rowKey.replace("'", "''")) + "')";
+    }
+
+    /** A request to a path under the endpoint, with a query (percent-encoded) or "". */
+    private HttpRequest.Builder request(String path, String query) {
+        String rawPath = endpointPath + path;
+        String sas = authorization.query();
+        String fullQuery = query.isEmpty() ? sas : sas.isEmpty() ? query : query + "&" + sas;
+        URI uri = URI.create(endpoint.substring(0, endpoint.length() - endpointPath.length()) + rawPath
+                + (fullQuery.isEmpty() ? "" : "?" + fullQuery));
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
+                .header("x-ms-version", VERSION)
+                .header("Accept", ACCEPT)
+                .header("DataServiceVersion", "3.0")
+                .header("MaxDataServiceVersion", "3.0;NetFx");
+        authorization.authorize(request, rawPath);
+        return request;
+    }
+
+    /** Sends a request; any status but {@code expected} (or another 2xx) is a failure said without URL or secret. */
+    private HttpResponse<byte[]> send(String table, HttpRequest.Builder request, int expected) {
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            // Reached no service, or lost it: connection refused, reset, timeout, DNS. Worth retrying.
+            throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName()
+                    + (root.getMessage() == null ? "" : " " + AzureTableStore.withoutQuery(root.getMessage())), 0, true, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TableStoreException("interrupted on table " + table, 0, true, null);
+        }
+        int status = response.statusCode();
+        if (status != expected && (status < 200 || status >= 300)) {
+            String code = response.headers().firstValue("x-ms-error-code")
+                    .orElseGet(() -> errorCode(new String(response.body(), StandardCharsets.UTF_8)));
+            throw failure(table, status, code);
+        }
+        return response;
+    }
+
+    private static TableStoreException failure(String table, int status, String code) {
+        return new TableStoreException("HTTP " + status + (code == null ? "" : " " + code) + " on table " + table,
+                status, TableStoreException.isTransientStatus(status), null);
+    }
+
+    /** The service's error code in an error body, JSON ({@code "code":"..."}) or XML ({@code <Code>}), or null. */
+    static String errorCode(String body) {
+        Matcher m = ERROR_CODE.matcher(body.length() > 4096 ? body.substring(0, 4096) : body);
+        return m.find() ? (m.group(1) != null ? m.group(1) : m.group(2)) : null;
+    }
+
+    private static byte[] json(Row row) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        try {
+            EntityJson.write(row, out);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // to memory: cannot happen
+        }
+        return out.toByteArray();
+    }
+
+    private static void ascii(ByteArrayOutputStream out, String text) {
+        out.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,168 @@
+package io.tablescan.azure;
+
+import com.azure.core.exception.ClientAuthenticationException;
+import com.azure.core.exception.HttpResponseException;
+import com.azure.core.http.rest.PagedIterable;
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.Context;
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.models.ListEntitiesOptions;
+import com.azure.data.tables.models.TableEntity;
+import com.azure.data.tables.models.TableEntityUpdateMode;
+import com.azure.data.tables.models.TableServiceException;
+import com.azure.data.tables.models.TableTransactionAction;
+import com.azure.data.tables.models.TableTransactionActionType;
+import io.tablescan.spi.Continuation;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.ScanQuery;
+import io.tablescan.table.TableStore;
+import io.tablescan.table.TableStoreException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The tables of one account through the Azure SDK, one request per call: only for a store built from a client
+ * builder the caller configured ({@link AzureTableStore#build}); tablescan's own accounts go through
+ * {@link RestTableStore}.
+ */
+final class SdkTableStore implements TableStore {
+    private final TableServiceClient service;
+    private final Map<String, TableClient> clients = new ConcurrentHashMap<>();
+
+    SdkTableStore(TableServiceClient service) {
+        this.service = service;
+    }
+
+    /** The client's endpoint (the account's table endpoint). */
+    String endpoint() {
+        return service.getServiceEndpoint();
+    }
+
+    @Override
+    public Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
+        return call(table, () -> {
+            ListEntitiesOptions list = new ListEntitiesOptions()
+                    .setTop(options.pageSize())
+                    .setFilter(ODataFilter.of(query, options.rowFilter()));
+            if (options.select() != null) {
+                List<String> select = new ArrayList<>(List.of("PartitionKey", "RowKey"));
+                options.select().stream().filter(s -> !select.contains(s)).forEach(select::add);
+                list.setSelect(select);
+            }
+            PagedIterable<TableEntity> pages = client(table).listEntities(list, null, Context.NONE);
+            PagedResponse<TableEntity> page = (from == null ? pages.iterableByPage()
+                    : pages.iterableByPage(from.opaque())).iterator().next();
+            List<Row> rows = page.getValue().stream().map(EdmCodec::read).toList();
+            return new Page(rows, AzureTableStore.continuation(page.getContinuationToken()));
+        });
+    }
+
+    @Override
+    public void upsert(String table, String partitionKey, List<Row> rows) {
+        // Azurite accepts batches that mix partitions; the service does not. Guard it here.
+        if (rows.isEmpty() || rows.size() > 100 || rows.stream().anyMatch(r -> !r.partitionKey().equals(partitionKey))) {
+            throw new TableStoreException("a batch holds 1 to 100 rows of one partition", 400, false, null);
+        }
+        call(table, () -> {
+            TableClient client = client(table);
+            if (rows.size() == 1) {
+                client.upsertEntityWithResponse(EdmCodec.write(rows.get(0)), TableEntityUpdateMode.REPLACE, null,
+                        Context.NONE);
+            } else {
+                List<TableTransactionAction> actions = rows.stream()
+                        .map(r -> new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, EdmCodec.write(r)))
+                        .toList();
+                client.submitTransaction(actions);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public boolean delete(String table, String partitionKey, String rowKey) {
+        try {
+            call(table, () -> { client(table).deleteEntity(partitionKey, rowKey); return null; });
+            return true;
+        } catch (TableStoreException e) {
+            if (e.status() == 404) { // already gone: a replayed mirror deletes what it deleted before
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void createTableIfNotExists(String table) {
+        call(table, () -> service.createTableIfNotExists(table));
+    }
+
+    @Override
+    public boolean tableExists(String table) {
+        try {
+            query(table, KeyRange.ALL, new QueryOptions(1, List.of("PartitionKey"), null), null);
+            return true;
+        } catch (TableStoreException e) {
+            if (e.status() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private TableClient client(String table) {
+        return clients.computeIfAbsent(table, service::getTableClient);
+    }
+
+    /** Runs one request and restates its failure without URLs, keys or SAS tokens. */
+    private static <T> T call(String table, Supplier<T> request) {
+        try {
+            return request.get();
+        } catch (TableServiceException e) {
+            String code = e.getValue() == null || e.getValue().getErrorCode() == null ? null : e.getValue().getErrorCode().toString();
+            // A failed batch (TableTransactionFailedException) carries the error code but no response.
+            int status = e.getResponse() != null ? e.getResponse().getStatusCode() : statusOf(code);
+            throw new TableStoreException("HTTP " + status + (code == null ? "" : " " + code) + " on table " + table,
+                    status, TableStoreException.isTransientStatus(status), null);
+        } catch (ClientAuthenticationException e) {
+            // No Entra ID credential found, or one that was refused: no retry helps.
+            String reason = e.getMessage() == null ? "" : AzureTableStore.withoutQuery(e.getMessage().lines().findFirst().orElse(""));
+            throw new TableStoreException("Entra ID sign-in failed on table " + table + ": " + reason, 401, false, null);
+        } catch (HttpResponseException e) {
+            int status = e.getResponse() == null ? 0 : e.getResponse().getStatusCode();
+            throw new TableStoreException("HTTP " + status + " on table " + table, status,
+                    TableStoreException.isTransientStatus(status), null);
+        } catch (TableStoreException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            // Reached no service: connection refused, reset, timeout, DNS. Worth retrying.
+            throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName()
+                    + (root.getMessage() == null ? "" : " " + AzureTableStore.withoutQuery(root.getMessage())), 0, true, null);
+        }
+    }
+
+    /** The HTTP status the service sends with an error code, for errors reported without a response. */
+    static int statusOf(String code) {
+        if (code == null) {
+            return 400;
+        }
+        return switch (code) {
+            case "TableNotFound", "ResourceNotFound" -> 404;
+            case "ServerBusy" -> 503;
+            case "OperationTimedOut", "InternalError" -> 500;
+            case "AuthenticationFailed", "AuthorizationFailure", "AuthorizationPermissionMismatch" -> 403;
+            case "EntityAlreadyExists", "TableAlreadyExists", "TableBeingDeleted" -> 409;
+            default -> 400;
+        };
+    }
+}
