@@ -68,6 +68,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final int maxInHand;
     private final AssignedPartitions partitions;
     private final PendingCommit pending = new PendingCommit();
+    /** Partitions being revoked: their links are left to the next owner. */
+    private Collection<TopicPartition> revoking = List.of();
 
     /**
      * A runtime handling the items of {@code options.input()} with {@code handler}, consuming with {@code consumer}
@@ -240,7 +242,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         partitions.committed(offsets);
         meters.committed(pending.outcomes());
         pending.written().forEach((link, sent) -> {
-            if (chains.written(link, sent, running && partitions.current(link.tp, link.partition))) {
+            boolean ours = running && partitions.current(link.tp, link.partition) && !revoking.contains(link.tp);
+            if (chains.written(link, sent, ours)) {
                 meters.linked();
             }
         });
@@ -280,8 +283,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             if (output.isOpen() && !partitions.isEmpty()) {
-                collectCompleted();
-                commit();
+                revoking = partitions;
+                try {
+                    collectCompleted();
+                    commit();
+                } finally {
+                    revoking = List.of();
+                }
             }
             WorkerRuntime.this.partitions.remove(partitions);
         }
