@@ -158,9 +158,9 @@ public final class KafkaSettings {
         props.putIfAbsent("auto.offset.reset", "earliest");
         props.putIfAbsent("max.poll.records", Integer.toString(maxPollRecords));
         props.putIfAbsent("max.partition.fetch.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES));
-        // One fetch at most a record's limit (not 50 MiB): a worker takes only so many bytes into its hand, and
-        // what a poll brings beyond them is fetched again later (entity pages are big records).
-        props.putIfAbsent("fetch.max.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES));
+        // A fetch brings about what a worker's hand holds (not 50 MiB: entity pages are big records); a bigger
+        // first record batch still comes whole.
+        props.putIfAbsent("fetch.max.bytes", Long.toString(WorkerRuntime.MAX_IN_HAND_BYTES));
         return props;
     }
 

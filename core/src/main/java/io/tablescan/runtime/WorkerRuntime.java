@@ -44,10 +44,12 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     /** How long finished work may wait for its commit while other work is still running. */
     static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
     /**
-     * The record bytes in hand past which no more are taken: records, not their count, are what the heap holds
-     * (an entity page carries many partitions' rows), so a hand of big records stays bounded.
+     * The record bytes in hand past which no more are polled: records, not their count, are what the heap holds
+     * (an entity page carries a read step's rows), so a hand of big records stays bounded. A poll brings at most
+     * about as much ({@link KafkaSettings}' {@code fetch.max.bytes}); what one brings past twice the bound is
+     * fetched again later.
      */
-    static final long MAX_IN_HAND_BYTES = Long.getLong("tablescan.inHandBytes", 8L * 1024 * 1024);
+    static final long MAX_IN_HAND_BYTES = 1024 * 1024;
     /** On stop, how long the work in hand may take to finish before it is left to be replayed. */
     private static final Duration FINISH_WITHIN = Duration.ofSeconds(30);
 
@@ -202,9 +204,9 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         }
     }
 
-    /** The records in hand weigh enough: more would wait (one is always taken into an empty hand). */
+    /** The records in hand weigh too much to take another (one is always taken into an empty hand). */
     private boolean handFull() {
-        return inFlight.bytes() >= MAX_IN_HAND_BYTES && partitions.inFlight() > 0;
+        return inFlight.bytes() >= 2 * MAX_IN_HAND_BYTES && partitions.inFlight() > 0;
     }
 
     /** Takes in the finished records, for the next commit. */

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 /** The worker's hand is bounded by the bytes of its records, not only by their count. */
 class HandBytesTest {
     static final TopicPartition INPUT = WorkerRuntimeTest.INPUT;
-    static final int FIVE_MIB = 5 * 1024 * 1024;
+    /** Four fifths of the hand's bound: three such records are taken at once, not four. */
+    static final int HEAVY = (int) (WorkerRuntime.MAX_IN_HAND_BYTES * 4 / 5);
 
     final AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
     final Map<TopicPartition, OffsetAndMetadata> groupOffsets = new HashMap<>();
@@ -43,17 +44,15 @@ class HandBytesTest {
     final MockProducer<byte[], byte[]> producer =
             new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
 
-    /** A record that says it weighed 5 MiB on the wire (what the runtime counts). */
+    /** A record that says it weighed {@link #HEAVY} bytes on the wire (what the runtime counts). */
     ConsumerRecord<byte[], byte[]> heavy(long offset) {
         byte[] value = serializer.serialize(INPUT.topic(), WorkItems.root(WorkerRuntimeTest.spec()));
-        return new ConsumerRecord<>(INPUT.topic(), 0, offset, 0L, TimestampType.CREATE_TIME, 2, FIVE_MIB,
+        return new ConsumerRecord<>(INPUT.topic(), 0, offset, 0L, TimestampType.CREATE_TIME, 2, HEAVY,
                 ("k" + offset).getBytes(), value, new RecordHeaders(), Optional.empty());
     }
 
     @Test
     void recordsPastTheBytesBoundWaitAndAreFetchedAgainThenEachIsDoneOnce() throws Exception {
-        assertThat(WorkerRuntime.MAX_IN_HAND_BYTES).as("two of these records fill the hand, one does not")
-                .isGreaterThan(FIVE_MIB).isLessThanOrEqualTo(2L * FIVE_MIB);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
@@ -76,21 +75,21 @@ class HandBytesTest {
         consumer.updateBeginningOffsets(Map.of(INPUT, 0L));
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(INPUT));
-            for (long offset = 0; offset < 4; offset++) {
+            for (long offset = 0; offset < 5; offset++) {
                 consumer.addRecord(heavy(offset));
             }
         });
         Thread releaser = Thread.ofPlatform().start(() -> {
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            // Two records in hand, and the consumer sent back to the third: the hand is full.
-            while (!(running.get() == 2 && position() == 2) && System.nanoTime() < deadline) {
+            // Three records in hand, and the consumer sent back to the fourth: the hand is full.
+            while (!(running.get() == 3 && position() == 3) && System.nanoTime() < deadline) {
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // a condition polled, with a deadline
             }
             release.countDown();
         });
         consumer.schedulePollTask(() -> { // a real consumer fetches them again from the position; the mock forgets
-            consumer.addRecord(heavy(2));
             consumer.addRecord(heavy(3));
+            consumer.addRecord(heavy(4));
         });
         consumer.schedulePollTask(() -> { });
         consumer.schedulePollTask(runtime::stopSoon);
@@ -98,10 +97,10 @@ class HandBytesTest {
         runtime.run();
         releaser.join();
 
-        assertThat(most.get()).as("at most two 5 MiB records in hand at once").isEqualTo(2);
-        assertThat(done).hasSize(4);
+        assertThat(most.get()).as("at most three such records in hand at once").isEqualTo(3);
+        assertThat(done).hasSize(5);
         assertThat(producer.consumerGroupOffsetsHistory()).last()
-                .satisfies(offsets -> assertThat(offsets.values().iterator().next().get(INPUT).offset()).isEqualTo(4));
+                .satisfies(offsets -> assertThat(offsets.values().iterator().next().get(INPUT).offset()).isEqualTo(5));
     }
 
     private long position() {
