@@ -14,19 +14,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The copy-worker's handler of the entity topic's records: an entity page (today's) or an entity batch (0.1.0's,
- * and an import's). A page's parts are its table transactions, written at once, each on a virtual thread that
- * holds one of the worker's write slots while it writes, so the worker keeps at most its in-flight count of
- * writes going however big its pages are. The page is done when every part is written; a part that fails (after
+ * and an import's). A page's parts are its table transactions, written at once by up to as many virtual threads
+ * as the worker has write slots, each part holding one slot while it is written, so the worker keeps at most its
+ * in-flight count of writes going however big its pages are. The page is done when every part is written; a part that fails (after
  * its sink's retries) fails the page, which is parked or replayed whole: the parts already written are written
  * again with upsert-replace, and the rows count once, when the page commits.
  */
 public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
     private final EntityBatchHandler batches;
     private final Semaphore writeSlots;
+    private final int slots;
 
     public EntityRecordHandler(WorkerSettings settings) {
         this(new EntityBatchHandler(settings), settings.maxInFlight());
@@ -35,6 +37,7 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
     EntityRecordHandler(EntityBatchHandler batches, int writeSlots) {
         this.batches = batches;
         this.writeSlots = new Semaphore(writeSlots, true); // fair: the oldest page's parts first
+        this.slots = writeSlots;
     }
 
     @Override
@@ -53,22 +56,26 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
     }
 
     private Result page(EntityPage page, ItemContext context) {
-        List<Future<Result>> written = new ArrayList<>(page.getParts().size());
+        List<PagePart> parts = page.getParts();
+        Result[] results = new Result[parts.size()];
+        AtomicInteger next = new AtomicInteger();
+        // As many writers as parts could use slots, each taking the next part: not a parked thread per part.
+        int writers = Math.min(parts.size(), slots);
+        List<Future<?>> written = new ArrayList<>(writers);
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (PagePart part : page.getParts()) {
-                written.add(threads.submit(() -> part(page, part, context)));
+            for (int i = 0; i < writers; i++) {
+                written.add(threads.submit(() -> {
+                    for (int part; (part = next.getAndIncrement()) < parts.size(); ) {
+                        results[part] = part(page, parts.get(part), context);
+                    }
+                    return null;
+                }));
             }
-        } // waits for every part: none is left writing once the page is done or failed
-        long rows = 0;
-        long deleted = 0;
-        int requests = 0;
+        } // waits for every writer: none is left writing once the page is done or failed
         RuntimeException failure = null;
-        for (Future<Result> part : written) {
+        for (Future<?> writer : written) {
             try {
-                Result result = part.get();
-                rows += result.rowsWritten();
-                requests += result.requests();
-                deleted += result.compared().deleted();
+                writer.get();
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof Error error) {
                     throw error;
@@ -81,13 +88,26 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
             }
         }
         if (failure != null) {
-            throw failure; // the first failed part's, as a batch's own failure would be
+            throw failure; // a failed part's, as a batch's own failure would be; its writer wrote no more parts
+        }
+        long rows = 0;
+        long deleted = 0;
+        int requests = 0;
+        for (Result result : results) {
+            rows += result.rowsWritten();
+            requests += result.requests();
+            deleted += result.compared().deleted();
         }
         return new Result(List.of(), 0, rows, requests, 0, new Compared(0, 0, 0, deleted));
     }
 
-    private Result part(EntityPage page, PagePart part, ItemContext context) throws InterruptedException {
-        writeSlots.acquire();
+    private Result part(EntityPage page, PagePart part, ItemContext context) {
+        try {
+            writeSlots.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
         try {
             return batches.write(page.getSpec(), part.getPartitionKey(), part.getEntities(), part.getDeletes(), context);
         } finally {
