@@ -3,6 +3,7 @@ package io.tablescan.copy;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.table.TableStore;
@@ -16,7 +17,8 @@ import java.util.List;
 /**
  * Writes one entity batch to the sink its scan names (the table sink on the scan's destination when it names
  * none). The registry keeps one sink per reference and retries its transient failures; anything thrown here
- * parks the batch. The rows written are the batch's rows: a sink writes all of them or fails.
+ * parks the batch. The rows written are the batch's rows: a sink writes all of them or fails. An entity page's
+ * parts are written the same way, by {@link EntityRecordHandler}.
  */
 public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
     private final SinkRegistry sinks;
@@ -43,14 +45,19 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
 
     @Override
     public Result handle(EntityBatch batch, ItemContext context) {
-        SinkRef ref = SinkRefs.of(batch.getSpec());
+        return write(batch.getSpec(), batch.getPartitionKey(), batch.getEntities(), batch.getDeletes(), context);
+    }
+
+    /** Writes the rows of one partition (or deletes its RowKeys, for a mirror): one batch, or one part of a page. */
+    Result write(ScanSpec spec, String partitionKey, List<Entity> entities, List<String> deletes, ItemContext context) {
+        SinkRef ref = SinkRefs.of(spec);
         if (ref == null) {
             return new Result(List.of(), 0, 0, 0); // a scan without a sink: other consumers use the batches
         }
-        if (!batch.getDeletes().isEmpty()) {
-            return delete(batch, context);
+        if (!deletes.isEmpty()) {
+            return delete(spec, partitionKey, deletes, context);
         }
-        List<Row> rows = Rows.of(batch);
+        List<Row> rows = Rows.of(partitionKey, entities);
         int requests = sinks.sink(ref).write(rows, context, context);
         return new Result(List.of(), 0, rows.size(), requests);
     }
@@ -59,13 +66,12 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
      * A mirror's deletes from its destination table: a row already gone (a replay's) is no failure, and each row
      * counts once, in the transaction that commits this batch.
      */
-    private Result delete(EntityBatch batch, ItemContext context) {
-        ScanSpec spec = batch.getSpec();
+    private Result delete(ScanSpec spec, String partitionKey, List<String> deletes, ItemContext context) {
         TableStore destination = settings.store(spec.getDestination().getAccount(), context);
-        for (String rowKey : batch.getDeletes()) {
-            destination.delete(spec.getDestination().getTable(), batch.getPartitionKey(), rowKey);
+        for (String rowKey : deletes) {
+            destination.delete(spec.getDestination().getTable(), partitionKey, rowKey);
         }
-        int deleted = batch.getDeletes().size();
+        int deleted = deletes.size();
         return new Result(List.of(), 0, 0, deleted, 0, new Compared(0, 0, 0, deleted));
     }
 

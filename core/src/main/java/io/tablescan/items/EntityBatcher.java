@@ -2,6 +2,7 @@ package io.tablescan.items;
 
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.Property;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.sink.Rows;
 import io.tablescan.spi.Row;
@@ -85,17 +86,36 @@ public final class EntityBatcher {
      * sent twice: percent-encoded in the operation's URL (up to 9 bytes a UTF-16 unit) and in the JSON body.
      */
     static long estimate(Row row) {
-        long bytes = 200 + 12L * (row.partitionKey().length() + row.rowKey().length());
+        long bytes = keysEstimate(row.partitionKey(), row.rowKey());
         for (RowProperty p : row.properties()) {
-            bytes += 3L * p.name().length() + 60;
-            Object v = p.value();
-            if (v instanceof CharSequence s) {
-                bytes += 6L * s.length();
-            } else if (v instanceof byte[] b) {
-                bytes += 4L * b.length / 3 + 4;
-            } else {
-                bytes += 32;
-            }
+            bytes += propertyEstimate(p.name(), p.value());
+        }
+        return bytes;
+    }
+
+    /** The same estimate for a row as an entity record holds it (BINARY a ByteBuffer). */
+    static long estimate(String partitionKey, Entity entity) {
+        long bytes = keysEstimate(partitionKey, entity.getRowKey());
+        for (Property p : entity.getProperties()) {
+            bytes += propertyEstimate(p.getName(), p.getValue());
+        }
+        return bytes;
+    }
+
+    static long keysEstimate(String partitionKey, String rowKey) {
+        return 200 + 12L * (partitionKey.length() + rowKey.length());
+    }
+
+    private static long propertyEstimate(String name, Object v) {
+        long bytes = 3L * name.length() + 60;
+        if (v instanceof CharSequence s) {
+            bytes += 6L * s.length();
+        } else if (v instanceof byte[] b) {
+            bytes += 4L * b.length / 3 + 4;
+        } else if (v instanceof java.nio.ByteBuffer b) {
+            bytes += 4L * b.remaining() / 3 + 4;
+        } else {
+            bytes += 32;
         }
         return bytes;
     }

@@ -1,6 +1,8 @@
 package io.tablescan.items;
 
 import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.EntityPage;
+import io.tablescan.schema.PagePart;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
@@ -43,7 +45,27 @@ public final class WorkItemValidator {
                     throw new InvalidItemException("an entity batch holds 1 to 100 rows, got " + b.getEntities().size());
                 }
             }
+            case EntityPage p -> {
+                spec(p.getSpec());
+                if (p.getParts().isEmpty()) {
+                    throw new InvalidItemException("an entity page holds at least one part");
+                }
+                for (PagePart part : p.getParts()) {
+                    part(part, p.getSpec().getMirror());
+                }
+            }
             default -> throw new InvalidItemException("not a work item: " + item.getSchema().getFullName());
+        }
+    }
+
+    /** A page's part is checked as the entity batch it was. */
+    private static void part(PagePart part, boolean mirror) {
+        if (!part.getDeletes().isEmpty()) {
+            if (!part.getEntities().isEmpty() || part.getDeletes().size() > EntityBatcher.MAX_ROWS || !mirror) {
+                throw new InvalidItemException("a delete part holds 1 to 100 RowKeys of a mirror, and no rows");
+            }
+        } else if (part.getEntities().isEmpty() || part.getEntities().size() > EntityBatcher.MAX_ROWS) {
+            throw new InvalidItemException("a page's part holds 1 to 100 rows, got " + part.getEntities().size());
         }
     }
 

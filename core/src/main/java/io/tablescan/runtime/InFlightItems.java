@@ -7,6 +7,7 @@ import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 
@@ -24,6 +25,8 @@ final class InFlightItems implements AutoCloseable {
     private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
     /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
     private final AtomicInteger unfinished = new AtomicInteger();
+    /** The sizes of the records submitted and not finished: what the records in hand weigh. */
+    private final AtomicLong bytes = new AtomicLong();
     /** Set while the loop waits in poll: only then is a wakeup worth its exception. */
     private volatile boolean waiting;
 
@@ -33,11 +36,22 @@ final class InFlightItems implements AutoCloseable {
         this.wakeLoop = wakeLoop;
     }
 
-    /** Runs {@code work}, the processing of the record at {@code offset}, on a new thread (null: abandoned). */
-    void submit(TopicPartition tp, PartitionProgress partition, long offset, Supplier<ItemProcessor.Outcome> work) {
+    /**
+     * Runs {@code work}, the processing of the record at {@code offset}, on a new thread (null: abandoned);
+     * {@code bytes}, the record's size, count in {@link #bytes} until it finishes.
+     */
+    void submit(TopicPartition tp, PartitionProgress partition, long offset, int bytes,
+            Supplier<ItemProcessor.Outcome> work) {
         unfinished.incrementAndGet();
+        this.bytes.addAndGet(bytes);
         executor.submit(() -> {
-            completions.add(new Completion(tp, partition, offset, work.get()));
+            ItemProcessor.Outcome outcome;
+            try {
+                outcome = work.get();
+            } finally {
+                this.bytes.addAndGet(-bytes);
+            }
+            completions.add(new Completion(tp, partition, offset, outcome));
             if (unfinished.decrementAndGet() == 0 && waiting) {
                 wakeLoop.run();
             }
@@ -52,6 +66,11 @@ final class InFlightItems implements AutoCloseable {
         } finally {
             waiting = false;
         }
+    }
+
+    /** The serialized sizes of the records submitted and not finished. */
+    long bytes() {
+        return bytes.get();
     }
 
     /** The next finished record, or null. */

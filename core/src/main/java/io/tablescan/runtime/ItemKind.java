@@ -1,6 +1,7 @@
 package io.tablescan.runtime;
 
 import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.EntityPage;
 import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
@@ -56,6 +57,7 @@ public enum ItemKind {
             case PrefixQuery q -> PREFIX_QUERY;
             case PartitionQuery q -> PARTITION_QUERY;
             case EntityBatch b -> ENTITY_BATCH;
+            case EntityPage p -> ENTITY_BATCH; // the same topic and counts: one record, however many parts
             default -> throw new IllegalArgumentException("not a work item: " + item.getSchema().getFullName());
         };
     }
@@ -65,6 +67,7 @@ public enum ItemKind {
             case PrefixQuery q -> q.getSpec();
             case PartitionQuery q -> q.getSpec();
             case EntityBatch b -> b.getSpec();
+            case EntityPage p -> p.getSpec();
             default -> throw new IllegalArgumentException("not a work item: " + item.getSchema().getFullName());
         };
     }
@@ -80,13 +83,15 @@ public enum ItemKind {
     /**
      * The record key: entity batches by PartitionKey, so a table partition's batches share one topic partition
      * for any consumer of that public topic (the copy-worker writes them concurrently all the same: distinct
-     * rows, written with upsert-replace, need no order); queries by item id, to spread them.
+     * rows, written with upsert-replace, need no order); an entity page by its first part's PartitionKey (a
+     * partition read in several steps may then span topic partitions); queries by item id, to spread them.
      */
     public static byte[] key(SpecificRecord item) {
         String key = switch (item) {
             case PrefixQuery q -> q.getItemId();
             case PartitionQuery q -> q.getItemId();
             case EntityBatch b -> b.getPartitionKey();
+            case EntityPage p -> p.getParts().isEmpty() ? p.getItemId() : p.getParts().getFirst().getPartitionKey();
             default -> throw new IllegalArgumentException("not a work item: " + item.getSchema().getFullName());
         };
         return key.getBytes(StandardCharsets.UTF_8);

@@ -1,6 +1,8 @@
 package io.tablescan.runtime;
 
+import io.tablescan.items.EntityPages;
 import io.tablescan.items.WorkItemValidator;
+import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.sink.FailedWriteException;
 import io.tablescan.table.RetryingTableStore.FailedRequestException;
@@ -17,7 +19,8 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Turns one consumed record into what the transaction must write: the emitted items (already serialized, so
- * an oversized output fails its own item, not the whole transaction), or a dead letter with the reason.
+ * an oversized output fails its own item, not the whole transaction; entity batches packed into entity pages),
+ * or a dead letter with the reason.
  */
 final class ItemProcessor<T extends SpecificRecord> {
     /** Outputs of one record, and its contribution to its scan's event. */
@@ -70,7 +73,7 @@ final class ItemProcessor<T extends SpecificRecord> {
         ItemContext context = new ItemContext(spec);
         try {
             WorkItemValidator.check(item);
-            ItemHandler.Result result = handleBounded(item, context);
+            ItemHandler.Result result = paged(handleBounded(item, context));
             List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(result.emitted().size());
             for (SpecificRecord emitted : result.emitted()) {
                 String topic = namespace.topic(ItemKind.of(emitted));
@@ -100,6 +103,15 @@ final class ItemProcessor<T extends SpecificRecord> {
             return new Outcome(List.of(DeadLetters.of(namespace, record, spec.getScanId(), e, attempts, worker)),
                     spec.getScanId(), kind, ItemKind.depth(item), null, error, counts(context));
         }
+    }
+
+    /** The result with its entity batches sent as entity pages (see {@link EntityPages}), counted as sent. */
+    private static ItemHandler.Result paged(ItemHandler.Result result) {
+        if (result.emitted().stream().noneMatch(EntityBatch.class::isInstance)) {
+            return result;
+        }
+        return new ItemHandler.Result(EntityPages.pack(result.emitted()), result.rowsRead(), result.rowsWritten(),
+                result.requests(), result.partitions(), result.compared());
     }
 
     private static long[] counts(ItemContext context) {

@@ -43,6 +43,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private static final Duration STUCK_AFTER = Duration.ofMinutes(10);
     /** How long finished work may wait for its commit while other work is still running. */
     static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
+    /**
+     * The record bytes in hand past which no more are polled: records, not their count, are what the heap holds
+     * (an entity page carries a read step's rows), so a hand of big records stays bounded. A poll brings at most
+     * about as much ({@link KafkaSettings}' {@code fetch.max.bytes}); what one brings past twice the bound is
+     * fetched again later.
+     */
+    static final long MAX_IN_HAND_BYTES = 1024 * 1024;
     /** On stop, how long the work in hand may take to finish before it is left to be replayed. */
     private static final Duration FINISH_WITHIN = Duration.ofSeconds(30);
 
@@ -122,7 +129,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             LOG.info("{} worker consuming {}", worker, inputTopic);
             while (running) {
                 ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
-                if (partitions.inFlight() >= maxInHand) {
+                if (partitions.inFlight() >= maxInHand || inFlight.bytes() >= MAX_IN_HAND_BYTES) {
                     awaitCompletion(pollTimeout()); // enough in hand: no poll, so what was fetched stays buffered
                 } else {
                     records = poll();
@@ -183,7 +190,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         for (TopicPartition tp : records.partitions()) {
             PartitionProgress partition = partitions.get(tp);
             for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
-                if (!partition.fits(record.offset())) {
+                if (!partition.fits(record.offset()) || handFull()) {
                     consumer.seek(tp, record.offset()); // fetched again once older records are done
                     break;
                 }
@@ -191,10 +198,15 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                     continue; // done and committed before a rewind or rebalance
                 }
                 // A record of a rewound or revoked partition is someone else's now: not processed here.
-                inFlight.submit(tp, partition, record.offset(),
+                inFlight.submit(tp, partition, record.offset(), Math.max(record.serializedValueSize(), 0),
                         () -> partitions.current(tp, partition) ? processor.process(record) : null);
             }
         }
+    }
+
+    /** The records in hand weigh too much to take another (one is always taken into an empty hand). */
+    private boolean handFull() {
+        return inFlight.bytes() >= 2 * MAX_IN_HAND_BYTES && partitions.inFlight() > 0;
     }
 
     /** Takes in the finished records, for the next commit. */

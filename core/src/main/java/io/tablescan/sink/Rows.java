@@ -31,10 +31,14 @@ public final class Rows {
 
     /** The rows of an entity batch, all of its partition. */
     public static List<Row> of(EntityBatch batch) {
-        List<Row> rows = new ArrayList<>(batch.getEntities().size());
-        for (Entity entity : batch.getEntities()) {
-            rows.add(new Row(batch.getPartitionKey(), entity.getRowKey(), of(entity.getProperties()),
-                    entity.getTimestamp()));
+        return of(batch.getPartitionKey(), batch.getEntities());
+    }
+
+    /** The rows of one partition's entities (an entity batch's, or a part of an entity page). */
+    public static List<Row> of(String partitionKey, List<Entity> entities) {
+        List<Row> rows = new ArrayList<>(entities.size());
+        for (Entity entity : entities) {
+            rows.add(new Row(partitionKey, entity.getRowKey(), of(entity.getProperties()), entity.getTimestamp()));
         }
         return rows;
     }

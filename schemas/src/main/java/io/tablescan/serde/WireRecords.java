@@ -2,6 +2,7 @@ package io.tablescan.serde;
 
 import io.tablescan.schema.Difference;
 import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.EntityPage;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanControl;
@@ -18,6 +19,7 @@ public final class WireRecords {
             PrefixQuery.getClassSchema(),
             PartitionQuery.getClassSchema(),
             EntityBatch.getClassSchema(),
+            EntityPage.getClassSchema(),
             ScanEvent.getClassSchema(),
             ScanStatus.getClassSchema(),
             ScanControl.getClassSchema(),
