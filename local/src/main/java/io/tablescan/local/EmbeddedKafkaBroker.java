@@ -85,12 +85,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             int controllerPort = FreePorts.find();
             Map<String, String> config = config(clientPort, controllerPort, data);
-            KafkaRaftServer server;
+            KafkaRaftServer server = null;
             try {
                 format(data);
                 server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
                 server.startup();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // an Error too: a class that cannot load while the JVM exits
+                if (server != null) {
+                    stopQuietly(server);
+                }
                 if (ownsDir) {
                     delete(data);
                 }
@@ -101,6 +104,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return broker;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory", e);
+        }
+    }
+
+    /** Stops a server whose start failed, so that nothing writes to its directory once it is deleted. */
+    private static void stopQuietly(KafkaRaftServer server) {
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } catch (RuntimeException | Error e) {
+            // the start's failure is what the caller hears of
         }
     }
 
