@@ -63,7 +63,7 @@ public final class CopyRun {
                     interrupt, ended);
         } finally {
             Timeline.mark("broker stop");
-            Timeline.log("copy");
+            Timeline.log();
         }
     }
 

@@ -25,7 +25,7 @@ final class Timeline {
     }
 
     /** Logs the phases so far, the time since the JVM started and the process's CPU seconds. */
-    static synchronized void log(String command) {
+    static synchronized void log() {
         Logger log = LoggerFactory.getLogger(Timeline.class); // not before main has configured the logging
         if (!log.isInfoEnabled()) {
             PHASES.clear();
@@ -33,7 +33,7 @@ final class Timeline {
         }
         double cpu = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() / 1e9 : Double.NaN;
-        log.info(String.format(Locale.ROOT, "%s took %.2f s (%.1f CPU-s): %s", command,
+        log.info(String.format(Locale.ROOT, "took %.2f s from the JVM's start (%.1f CPU-s): %s",
                 ManagementFactory.getRuntimeMXBean().getUptime() / 1e3, cpu, String.join(", ", PHASES)));
         PHASES.clear();
     }
