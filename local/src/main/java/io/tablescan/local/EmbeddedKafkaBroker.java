@@ -198,7 +198,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private void createCoordinatorTopics() {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "50");
+        props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100"); // asks every 100 ms, not up to a second apart
+        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
         try (Admin admin = Admin.create(props)) {
             var group = admin.describeConsumerGroups(List.of("coordinator-start")).all();
