@@ -72,6 +72,13 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         TableStore source = sourceAccount.store(configured);
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
+        // The embedded broker starts while the tables are checked; closed here if a check fails.
+        try (BrokerStart broker = kafka == null && !mirror ? BrokerStart.begin() : null) {
+            return copy(cluster, source, dest, broker);
+        }
+    }
+
+    private int copy(KafkaSettings cluster, TableStore source, TableStore dest, BrokerStart broker) {
         if (target.toTable()) {
             Checks.notTheSource(source, sourceTable, dest, target.destTable);
         }
@@ -85,6 +92,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         if (kafka != null) {
             Checks.kafkaReachable(cluster);
         }
+        Timeline.mark("checks");
         // The scan names the accounts as the user did: by alias, or "source"/"destination" for connection strings.
         String sourceName = sourceAccount.name();
         String destName = destAccount != null ? destAccount : dest == source ? sourceName : "destination";
@@ -101,7 +109,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, env, spec, printer, interrupt);
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, broker, accounts, env, spec, printer, interrupt, null);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
             }

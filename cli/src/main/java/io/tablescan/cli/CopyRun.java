@@ -46,14 +46,24 @@ public final class CopyRun {
      */
     static Outcome runHere(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec,
             ProgressPrinter printer, Interrupt interrupt, Ended ended) {
+        return runHere(cluster, null, accounts, env, spec, printer, interrupt, ended);
+    }
+
+    /** As above, on the broker {@code started} when given (an embedded one started early, see {@link BrokerStart}). */
+    static Outcome runHere(KafkaSettings cluster, BrokerStart started, Accounts accounts, Map<String, String> env,
+            ScanSpec spec, ProgressPrinter printer, Interrupt interrupt, Ended ended) {
         if (cluster != null) {
             try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
                 return run(own.kafka(), accounts, env, spec, printer, Duration.ofDays(7), interrupt, ended);
             }
         }
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+        try (EmbeddedKafkaBroker broker = started != null ? started.take() : EmbeddedKafkaBroker.start()) {
+            Timeline.mark("broker");
             return run(KafkaSettings.of(broker.bootstrapServers()), accounts, env, spec, printer, Duration.ofDays(7),
                     interrupt, ended);
+        } finally {
+            Timeline.mark("broker stop");
+            Timeline.log();
         }
     }
 
@@ -154,10 +164,13 @@ public final class CopyRun {
             if (interrupt.requested()) {
                 return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
             }
+            Timeline.mark("pipeline");
             seeder.seed(kafka, spec);
+            Timeline.mark("seed");
             printer.progressHeader(spec);
             ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || interrupt.requested(), timeout,
                     interval, each);
+            Timeline.mark("scan");
             boolean interrupted = !totals.ended() && interrupt.requested();
             if (interrupted) {
                 printer.endLine();

@@ -10,6 +10,9 @@ import io.tablescan.runtime.WorkerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 
 /** The three workers (one thread each) and the ledger in this process: the local default and the tests' pipeline. */
@@ -28,6 +31,7 @@ public final class LocalPipeline implements AutoCloseable, Health {
         try (Admin admin = settings.kafka().newAdmin()) {
             settings.ensureTopics(admin);
         }
+        Timeline.mark("topics");
         LocalPipeline pipeline = new LocalPipeline();
         if (withLedger) {
             pipeline.ledger = ScanLedger.start(settings.kafka());
@@ -75,9 +79,24 @@ public final class LocalPipeline implements AutoCloseable, Health {
 
     @Override
     public void close() {
-        runtimes.parallelStream().forEach(WorkerRuntime::close);
+        runtimes.forEach(WorkerRuntime::stopSoon); // all at once: leaving a group and closing clients are waits
+        List<AutoCloseable> parts = new ArrayList<>(runtimes);
         if (ledger != null) {
-            ledger.close();
+            parts.add(ledger);
         }
+        try (var closing = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("pipeline-close").factory())) {
+            List<Future<Object>> closed = parts.stream().map(part -> closing.submit(() -> {
+                part.close();
+                return null;
+            })).toList();
+            for (Future<Object> each : closed) {
+                each.get();
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Timeline.mark("pipeline stop");
     }
 }

@@ -32,6 +32,7 @@ public final class TablescanCommand {
             System.err.println("tablescan: TABLESCAN_LOG_FORMAT must be text or json, got '" + format + "'");
             System.exit(UserError.USAGE);
         }
+        Timeline.mark("jvm");
         System.exit(execute(tree.get(), args));
     }
 

@@ -8,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -38,8 +40,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         this.port = port;
         this.dir = dir;
         this.ownsDir = ownsDir;
-        this.hook = new Thread(this::stop, "kafka-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        Thread stopOnExit = new Thread(this::stop, "kafka-stop");
+        try {
+            Runtime.getRuntime().addShutdownHook(stopOnExit);
+        } catch (IllegalStateException e) {
+            stopOnExit = null; // started while the JVM exits (from a hook that waited for it): close() stops it
+        }
+        this.hook = stopOnExit;
     }
 
     /** Starts a broker on a free port with a temporary directory, deleted on close. */
@@ -78,12 +85,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             int controllerPort = FreePorts.find();
             Map<String, String> config = config(clientPort, controllerPort, data);
-            KafkaRaftServer server;
+            KafkaRaftServer server = null;
             try {
                 format(data);
                 server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
                 server.startup();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // an Error too: a class that cannot load while the JVM exits
+                if (server != null) {
+                    stopQuietly(server);
+                }
                 if (ownsDir) {
                     delete(data);
                 }
@@ -94,6 +104,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return broker;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory", e);
+        }
+    }
+
+    /** Stops a server whose start failed, so that nothing writes to its directory once it is deleted. */
+    private static void stopQuietly(KafkaRaftServer server) {
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } catch (RuntimeException | Error e) {
+            // the start's failure is what the caller hears of
         }
     }
 
@@ -167,6 +187,35 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 throw new IllegalStateException("the embedded Kafka broker did not become ready");
             }
         }
+        Thread.ofVirtual().name("kafka-coordinators").start(this::createCoordinatorTopics);
+    }
+
+    /**
+     * The group and transaction coordinators' topics are created on their first use, while the client that asked
+     * backs off and asks again (up to a second apart): asking for both coordinators now has them created while
+     * the caller creates its own topics.
+     */
+    private void createCoordinatorTopics() {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100"); // asks every 100 ms, not up to a second apart
+        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
+        try (Admin admin = Admin.create(props)) {
+            var group = admin.describeConsumerGroups(List.of("coordinator-start")).all();
+            var transaction = admin.describeTransactions(List.of("coordinator-start")).all();
+            for (var found : List.of(group, transaction)) {
+                try {
+                    found.get();
+                } catch (ExecutionException e) {
+                    // no such group or transaction: its coordinator answered, so its topic is there
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // the clients find the coordinators themselves, as they would have anyway
+        }
     }
 
     public String bootstrapServers() {
@@ -195,10 +244,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            return; // the JVM is exiting and the hook stops the broker
+        if (hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                return; // the JVM is exiting and the hook stops the broker
+            }
         }
         stop();
     }
