@@ -34,6 +34,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final Path dir;
     private final boolean ownsDir;
     private final Thread hook;
+    /** Asks for the coordinators after the start; closed with the broker, or it would retry a stopped broker. */
+    private volatile Admin coordinators;
+    private volatile boolean stopping;
 
     private EmbeddedKafkaBroker(KafkaRaftServer server, int port, Path dir, boolean ownsDir) {
         this.server = server;
@@ -202,6 +205,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
         try (Admin admin = Admin.create(props)) {
+            coordinators = admin;
+            if (stopping) {
+                return; // stopped while this admin was made
+            }
             var group = admin.describeConsumerGroups(List.of("coordinator-start")).all();
             var transaction = admin.describeTransactions(List.of("coordinator-start")).all();
             for (var found : List.of(group, transaction)) {
@@ -227,6 +234,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private synchronized void stop() {
+        stopping = true;
+        Admin admin = coordinators;
+        if (admin != null) {
+            admin.close(Duration.ZERO); // its requests fail at once: a stopped broker is not asked again
+        }
         server.shutdown();
         server.awaitShutdown();
         if (ownsDir) {
