@@ -144,13 +144,30 @@ public final class AzureTableStore implements TableStore {
         } catch (TableStoreException e) {
             throw e;
         } catch (RuntimeException e) {
-            Throwable root = e;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
+            throw ioError(table, e); // a credential that could not reach its identity endpoint, say
+        }
+    }
+
+    /** A request that reached no service, or lost it (refused, reset, timeout, DNS): worth retrying. */
+    static TableStoreException ioError(String table, Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName()
+                + (root.getMessage() == null ? "" : " " + withoutQuery(root.getMessage())), 0, true, null);
+    }
+
+    /** Runs a request; false when the service answered 404 (a table or row that is not there). */
+    static boolean unlessNotFound(Runnable request) {
+        try {
+            request.run();
+            return true;
+        } catch (TableStoreException e) {
+            if (e.status() == 404) {
+                return false;
             }
-            // A credential that could not reach its identity endpoint, say. Worth retrying.
-            throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName()
-                    + (root.getMessage() == null ? "" : " " + withoutQuery(root.getMessage())), 0, true, null);
+            throw e;
         }
     }
 

@@ -134,15 +134,9 @@ final class RestTableStore implements TableStore {
 
     @Override
     public boolean delete(String table, String partitionKey, String rowKey) {
-        try {
-            send(table, request(entityPath(table, partitionKey, rowKey), "").header("If-Match", "*").DELETE(), 204);
-            return true;
-        } catch (TableStoreException e) {
-            if (e.status() == 404) { // already gone: a replayed mirror deletes what it deleted before
-                return false;
-            }
-            throw e;
-        }
+        // False when already gone: a replayed mirror deletes what it deleted before.
+        return AzureTableStore.unlessNotFound(() -> send(table,
+                request(entityPath(table, partitionKey, rowKey), "").header("If-Match", "*").DELETE(), 204));
     }
 
     @Override
@@ -161,15 +155,8 @@ final class RestTableStore implements TableStore {
 
     @Override
     public boolean tableExists(String table) {
-        try {
-            query(table, KeyRange.ALL, new QueryOptions(1, List.of("PartitionKey"), null), null);
-            return true;
-        } catch (TableStoreException e) {
-            if (e.status() == 404) {
-                return false;
-            }
-            throw e;
-        }
+        return AzureTableStore.unlessNotFound(
+                () -> query(table, KeyRange.ALL, new QueryOptions(1, List.of("PartitionKey"), null), null));
     }
 
     /** The path of one entity under the endpoint: {@code /table(PartitionKey='pk',RowKey='rk')}, keys quoted and encoded. */
@@ -200,13 +187,7 @@ final class RestTableStore implements TableStore {
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
-            Throwable root = e;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            // Reached no service, or lost it: connection refused, reset, timeout, DNS. Worth retrying.
-            throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName()
-                    + (root.getMessage() == null ? "" : " " + AzureTableStore.withoutQuery(root.getMessage())), 0, true, null);
+            throw AzureTableStore.ioError(table, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TableStoreException("interrupted on table " + table, 0, true, null);

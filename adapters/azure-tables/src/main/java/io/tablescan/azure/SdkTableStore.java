@@ -87,15 +87,9 @@ final class SdkTableStore implements TableStore {
 
     @Override
     public boolean delete(String table, String partitionKey, String rowKey) {
-        try {
-            call(table, () -> { client(table).deleteEntity(partitionKey, rowKey); return null; });
-            return true;
-        } catch (TableStoreException e) {
-            if (e.status() == 404) { // already gone: a replayed mirror deletes what it deleted before
-                return false;
-            }
-            throw e;
-        }
+        // False when already gone: a replayed mirror deletes what it deleted before.
+        return AzureTableStore.unlessNotFound(
+                () -> call(table, () -> { client(table).deleteEntity(partitionKey, rowKey); return null; }));
     }
 
     @Override
@@ -105,15 +99,8 @@ final class SdkTableStore implements TableStore {
 
     @Override
     public boolean tableExists(String table) {
-        try {
-            query(table, KeyRange.ALL, new QueryOptions(1, List.of("PartitionKey"), null), null);
-            return true;
-        } catch (TableStoreException e) {
-            if (e.status() == 404) {
-                return false;
-            }
-            throw e;
-        }
+        return AzureTableStore.unlessNotFound(
+                () -> query(table, KeyRange.ALL, new QueryOptions(1, List.of("PartitionKey"), null), null));
     }
 
     private TableClient client(String table) {
@@ -141,13 +128,7 @@ final class SdkTableStore implements TableStore {
         } catch (TableStoreException e) {
             throw e;
         } catch (RuntimeException e) {
-            Throwable root = e;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            // Reached no service: connection refused, reset, timeout, DNS. Worth retrying.
-            throw new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName()
-                    + (root.getMessage() == null ? "" : " " + AzureTableStore.withoutQuery(root.getMessage())), 0, true, null);
+            throw AzureTableStore.ioError(table, e); // reached no service: refused, reset, timeout, DNS
         }
     }
 
