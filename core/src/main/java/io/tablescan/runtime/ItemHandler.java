@@ -12,6 +12,14 @@ public interface ItemHandler<T extends SpecificRecord> {
 
     Result handle(T item, ItemContext context);
 
+    /**
+     * Whether an item that emits one item of its own kind emits its remainder (a partition's next pages), best
+     * gone on with by the worker that read it while it has a slot free rather than handed off through Kafka.
+     */
+    default boolean continuesChains() {
+        return false;
+    }
+
     /** Releases what the handler holds (the copy-worker's sinks) when its worker stops. */
     default void close() {}
 

@@ -29,6 +29,11 @@ final class ItemProcessor<T extends SpecificRecord> {
         boolean skipped() {
             return result == null && error == null && scanId != null;
         }
+
+        /** The same outcome with these outputs in place of its own (one redirected, say). */
+        Outcome withRecords(List<ProducerRecord<byte[], byte[]>> records) {
+            return new Outcome(records, scanId, kind, depth, result, error, retries);
+        }
     }
 
     private final String worker;
@@ -50,6 +55,11 @@ final class ItemProcessor<T extends SpecificRecord> {
         this.deserializer = deserializer;
         this.inFlight = new Semaphore(maxInFlight, true); // fair: oldest records first, so committed offsets keep moving;
         this.handling = WorkerMeters.inFlight(worker);
+    }
+
+    /** Whether an item could start handling now, no other one waiting for a slot. */
+    boolean slotFree() {
+        return inFlight.availablePermits() > 0 && !inFlight.hasQueuedThreads();
     }
 
     Outcome process(ConsumerRecord<byte[], byte[]> record) {

@@ -59,11 +59,29 @@ final class PartitionProgress {
             committed = offset; // no committed offset yet: the log starts here for this group
         }
         fetchedEnd = Math.max(fetchedEnd, offset + 1);
-        if (offset < committed || committedDone.contains(offset)) {
+        if (offset < committed || committedDone.contains(offset) || inFlight.contains(offset)
+                || completed.contains(offset)) {
+            return false; // done, or a chain's link this worker took in hand before fetching it
+        }
+        inFlight.add(offset);
+        return true;
+    }
+
+    /**
+     * Takes in hand a record this worker produced to this partition and processes without fetching it (a
+     * chain's next link, see {@link LocalChains}); false when it cannot be taken (left to be fetched).
+     */
+    boolean linked(long offset) {
+        if (committed < 0 || offset < Math.max(committed, fetchedEnd) || !fits(offset)) {
             return false;
         }
         inFlight.add(offset);
         return true;
+    }
+
+    /** A link taken in hand that nobody went on with after all: processed when fetched. */
+    void unlinked(long offset) {
+        inFlight.remove(offset);
     }
 
     void completed(long offset) {
@@ -104,8 +122,10 @@ final class PartitionProgress {
         committedDone.headSet(committed, false).clear();
     }
 
+    /** The oldest record not done: one in hand, or the next to fetch (a link may lie beyond it). */
     private long nextOffset() {
-        return inFlight.isEmpty() ? Math.max(committed, fetchedEnd) : inFlight.first();
+        long toFetch = Math.max(committed, fetchedEnd);
+        return inFlight.isEmpty() ? toFetch : Math.min(inFlight.first(), toFetch);
     }
 
     /** The done offsets a committed metadata names; none when it is not ours (another tool's commit). */

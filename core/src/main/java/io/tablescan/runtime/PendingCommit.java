@@ -4,11 +4,14 @@ import io.tablescan.schema.ScanEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -18,6 +21,9 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 final class PendingCommit {
     private final List<ItemProcessor.Outcome> outcomes = new ArrayList<>();
+    /** The chains' next links among the outputs, and where the transaction wrote each (once it sent them). */
+    private final Map<ProducerRecord<byte[], byte[]>, LocalChains.Link> links = new IdentityHashMap<>();
+    private final Map<LocalChains.Link, Future<RecordMetadata>> written = new LinkedHashMap<>();
     private final Map<String, ScanEventBuilder> events = new LinkedHashMap<>();
     private long firstNanos = -1;
 
@@ -28,6 +34,17 @@ final class PendingCommit {
     /** How long the oldest finished record has waited. */
     Duration age() {
         return Duration.ofNanos(System.nanoTime() - firstNanos);
+    }
+
+    /** A finished record whose thread goes on with {@code next} once this transaction has written it. */
+    void add(ItemProcessor.Outcome outcome, LocalChains.Link next) {
+        links.put(next.record, next);
+        add(outcome);
+    }
+
+    /** Whether a chain waits for this transaction to go on: worth committing at once. */
+    boolean chainWaits() {
+        return !links.isEmpty();
     }
 
     /** A finished record: its outputs, and its contribution to its scan's event. */
@@ -60,8 +77,15 @@ final class PendingCommit {
     /** What the transaction sends: the outputs of the finished records, then their scans' events to {@code topic}. */
     TransactionalOutput.Records records(String topic, Serializer<SpecificRecord> serializer) {
         return send -> {
-            outcomes.forEach(outcome -> outcome.records().forEach(send));
-            events().forEach(event -> send.accept(new ProducerRecord<>(topic,
+            written.clear();
+            outcomes.forEach(outcome -> outcome.records().forEach(record -> {
+                Future<RecordMetadata> sent = send.apply(record);
+                LocalChains.Link link = links.get(record);
+                if (link != null) {
+                    written.put(link, sent);
+                }
+            }));
+            events().forEach(event -> send.apply(new ProducerRecord<>(topic,
                     event.getScanId().getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, event))));
         };
     }
@@ -71,7 +95,19 @@ final class PendingCommit {
         return events.values().stream().map(ScanEventBuilder::build).toList();
     }
 
+    /**
+     * After the transaction committed: each link's record and where it was written (complete by now: a commit
+     * flushes its sends).
+     */
+    Map<LocalChains.Link, Future<RecordMetadata>> written() {
+        return written;
+    }
+
+    /** Forgets the transaction's work; the links nobody took in hand are left to Kafka. */
     void clear() {
+        links.values().forEach(LocalChains.Link::drop);
+        links.clear();
+        written.clear();
         outcomes.clear();
         events.clear();
         firstNanos = -1;

@@ -2,12 +2,14 @@ package io.tablescan.runtime;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -36,10 +38,10 @@ import org.slf4j.LoggerFactory;
 final class TransactionalOutput implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionalOutput.class);
 
-    /** What one transaction sends, given where to send it. */
+    /** What one transaction sends, given where to send it (which tells where each record was written). */
     @FunctionalInterface
     interface Records {
-        void sendTo(Consumer<ProducerRecord<byte[], byte[]>> send);
+        void sendTo(Function<ProducerRecord<byte[], byte[]>, Future<RecordMetadata>> send);
     }
 
     private final String worker;

@@ -16,6 +16,7 @@ final class WorkerMeters {
     private final Counter rowsWritten;
     private final Counter committed;
     private final Counter aborted;
+    private final Counter linked;
     /** Item counters by kind and outcome: looked up once, not built for every item. */
     private final Map<String, Counter> items = new ConcurrentHashMap<>();
 
@@ -39,6 +40,8 @@ final class WorkerMeters {
                 .description("Kafka transactions (one per poll)").register(Metrics.globalRegistry);
         aborted = Counter.builder("tablescan.transactions").tags("worker", worker, "outcome", "aborted")
                 .description("Kafka transactions (one per poll)").register(Metrics.globalRegistry);
+        linked = counter("tablescan.chain.links",
+                "Continuations a worker went on with itself, without fetching them from Kafka");
         if (input != null) { // series that exist from the start read 0, not "no data"
             String kind = input.name().toLowerCase(Locale.ROOT);
             for (String outcome : new String[] {"done", "failed", "skipped"}) {
@@ -73,6 +76,10 @@ final class WorkerMeters {
                 outcome.result().emitted().forEach(emitted -> item(ItemKind.of(emitted).name().toLowerCase(Locale.ROOT), "emitted"));
             }
         }
+    }
+
+    void linked() {
+        linked.increment();
     }
 
     void aborted() {

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * own commit. A failure before the commit aborts it and rewinds, so every record is
  * processed until its effects are committed: at least once, and exactly once for everything written to Kafka.
  *
- * <p>The transaction is {@link TransactionalOutput}'s, the records in hand {@link InFlightItems}'s. What stays
+ * <p>The transaction is {@link TransactionalOutput}'s, the records in hand {@link InFlightItems}'s, the chains a
+ * thread goes on with {@link LocalChains}'. What stays
  * here (polling, collecting, committing, rewinding, the rebalance callbacks and stopping) is one state machine
  * run by the loop thread, kept in one class, a little over 300 lines, so that its state is not spread out.
  */
@@ -63,6 +64,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final AutoCloseable cancelFollower;
     private final Serializer<SpecificRecord> serializer;
     private final InFlightItems inFlight;
+    private final LocalChains chains;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final WorkerMeters meters;
     private final KafkaClientMetrics consumerMetrics;
@@ -73,6 +75,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final int maxInHand;
     private final AssignedPartitions partitions;
     private final PendingCommit pending = new PendingCommit();
+    /**
+     * A fetched record was skipped as done (a chain's link processed before it was fetched, or a replay): its
+     * offset moves on only with a commit, and KEDA, which scales on the group's lag, must see it move.
+     */
+    private boolean skippedSinceCommit;
+    /** Partitions being revoked: their links are left to the next owner. */
+    private Collection<TopicPartition> revoking = List.of();
 
     /**
      * A runtime handling the items of {@code options.input()} with {@code handler}, consuming with {@code consumer}
@@ -85,7 +94,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.namespace = options.namespace();
         this.inputTopic = namespace.topic(options.input());
         this.consumer = consumer;
-        this.inFlight = new InFlightItems(options.itemThreads().factory(worker), consumer::wakeup);
         this.partitions = new AssignedPartitions(consumer);
         this.output = new TransactionalOutput(worker, producers);
         this.serializer = options.serializer();
@@ -93,6 +101,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, options.deserializer(),
                 options.maxInFlight(), options.cancelled());
         this.maxInHand = 2 * options.maxInFlight(); // enough to keep every slot busy while finished work commits
+        this.chains = new LocalChains(handler.continuesChains(), processor::slotFree, maxInHand);
+        // A link of a partition moved or rewound since is someone else's now: not processed here.
+        this.inFlight = new InFlightItems(options.itemThreads().factory(worker), consumer::wakeup, chains,
+                (link, record) -> partitions.current(link.tp, link.partition) ? processor.process(record) : null);
         this.meters = new WorkerMeters(worker, options.input());
         this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
         consumerMetrics.bindTo(Metrics.globalRegistry);
@@ -195,7 +207,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                     break;
                 }
                 if (!partition.fetched(record.offset())) {
-                    continue; // done and committed before a rewind or rebalance
+                    skippedSinceCommit = true;
+                    continue; // done and committed before a rewind or rebalance, or a link done in place
                 }
                 // A record of a rewound or revoked partition is someone else's now: not processed here.
                 inFlight.submit(tp, partition, record.offset(), Math.max(record.serializedValueSize(), 0),
@@ -214,21 +227,36 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         InFlightItems.Completion done;
         while ((done = inFlight.next()) != null) {
             if (!partitions.current(done.tp(), done.partition()) || done.outcome() == null) {
+                if (done.next() != null) {
+                    done.next().drop();
+                }
                 continue; // abandoned by a rewind or a rebalance
             }
             done.partition().completed(done.offset());
-            pending.add(done.outcome());
+            if (done.next() != null) {
+                pending.add(done.outcome(), done.next());
+            } else {
+                pending.add(done.outcome());
+            }
         }
     }
 
+    /**
+     * Due when nothing else runs, when the oldest finished record waited long enough, or a chain waits for it;
+     * with no outputs, when skipped records moved the offsets and no record in hand will commit them.
+     */
     private boolean commitDue() {
-        return pending.any() && (partitions.inFlight() == 0 || pending.age().compareTo(COMMIT_INTERVAL) >= 0);
+        if (!pending.any()) {
+            return skippedSinceCommit && partitions.inFlight() == 0;
+        }
+        return partitions.inFlight() == 0 || pending.age().compareTo(COMMIT_INTERVAL) >= 0 || pending.chainWaits();
     }
 
     /** One transaction: the finished records' outputs, one scan event per scan, and every partition's progress. */
     private void commit() {
         Map<TopicPartition, OffsetAndMetadata> offsets = partitions.toCommit();
         if (!pending.any() && offsets.isEmpty()) {
+            skippedSinceCommit = false;
             return;
         }
         if (!output.commit(pending.records(namespace.scanEvents(), serializer), offsets, consumer::groupMetadata)) {
@@ -236,8 +264,15 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             return;
         }
         partitions.committed(offsets);
+        skippedSinceCommit = false;
         meters.committed(pending.outcomes());
-        pending.clear();
+        pending.written().forEach((link, sent) -> {
+            boolean ours = running && partitions.current(link.tp, link.partition) && !revoking.contains(link.tp);
+            if (chains.written(link, sent, ours)) {
+                meters.linked();
+            }
+        });
+        pending.clear(); // drops the links not taken in hand
     }
 
     /** After an abort: uncommitted work is forgotten and fetched again. */
@@ -273,8 +308,13 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             if (output.isOpen() && !partitions.isEmpty()) {
-                collectCompleted();
-                commit();
+                revoking = partitions;
+                try {
+                    collectCompleted();
+                    commit();
+                } finally {
+                    revoking = List.of();
+                }
             }
             WorkerRuntime.this.partitions.remove(partitions);
         }
@@ -319,6 +359,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     /** Asks the loop to finish the work in hand and stop, without waiting for it (public for the workers' own tests). */
     public void stopSoon() {
         running = false;
+        chains.stop();
         consumer.wakeup();
     }
 
@@ -326,6 +367,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     @Override
     public void close() {
         running = false;
+        chains.stop();
         if (!started.compareAndExchange(false, true)) {
             closeClients(); // never ran
             stopped.countDown();

@@ -65,4 +65,36 @@ class PartitionProgressTest {
         assertThat(PartitionProgress.decode(5, "done1:!!!")).isEmpty();
         assertThat(PartitionProgress.decode(5, null)).isEmpty();
     }
+
+    @Test
+    void aLinkBeyondWhatWasFetchedIsNamedInTheMetadataAndSkippedWhenFetched() {
+        PartitionProgress progress = new PartitionProgress(new OffsetAndMetadata(100));
+        progress.fetched(100);
+        assertThat(progress.linked(100)).as("already fetched").isFalse();
+        assertThat(progress.linked(103)).isTrue(); // 101, 102: written by others, not fetched yet
+        progress.completed(100);
+        assertThat(progress.toCommit().offset()).as("101 is owed, whoever wrote it").isEqualTo(101);
+        progress.completed(103);
+        OffsetAndMetadata commit = progress.toCommit();
+        assertThat(commit.offset()).isEqualTo(101);
+        assertThat(PartitionProgress.decode(commit.offset(), commit.metadata())).containsExactly(103L);
+        progress.committed(commit);
+
+        assertThat(progress.fetched(101)).isTrue();
+        assertThat(progress.fetched(102)).isTrue();
+        assertThat(progress.fetched(103)).as("done here before it was fetched").isFalse();
+        assertThat(progress.rewound().fetched(103)).as("and after a rewind").isFalse();
+    }
+
+    @Test
+    void aLinkInHandIsSkippedWhenFetchedAndOneBeyondTheWindowIsNotTaken() {
+        PartitionProgress progress = new PartitionProgress(new OffsetAndMetadata(0));
+        progress.fetched(0);
+        assertThat(progress.linked(5)).isTrue();
+        assertThat(progress.fetched(5)).as("in hand already").isFalse();
+        assertThat(progress.toCommit().offset()).isZero();
+        assertThat(progress.linked(PartitionProgress.WINDOW)).as("beyond what the metadata can name").isFalse();
+        progress.unlinked(5);
+        assertThat(progress.fetched(5)).as("nobody went on with it: processed when fetched").isTrue();
+    }
 }

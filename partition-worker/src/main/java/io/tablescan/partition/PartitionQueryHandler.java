@@ -25,6 +25,12 @@ public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> 
         return PartitionQuery.class;
     }
 
+    /** A partition's remainder is its chain's next link (see the runtime's {@code LocalChains}). */
+    @Override
+    public boolean continuesChains() {
+        return true;
+    }
+
     @Override
     public Result handle(PartitionQuery item, ItemContext context) {
         ScanSpec spec = item.getSpec();
