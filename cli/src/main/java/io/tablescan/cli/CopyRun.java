@@ -59,7 +59,7 @@ public final class CopyRun {
         }
         try (EmbeddedKafkaBroker broker = started != null ? started.take() : EmbeddedKafkaBroker.start()) {
             Timeline.mark("broker");
-            return run(KafkaSettings.of(broker.bootstrapServers()), accounts, env, spec, printer, Duration.ofDays(7),
+            return run(KafkaSettings.inProcess(broker.bootstrapServers()), accounts, env, spec, printer, Duration.ofDays(7),
                     interrupt, ended);
         } finally {
             Timeline.mark("broker stop");
@@ -82,7 +82,7 @@ public final class CopyRun {
             }
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
-            KafkaSettings kafka = KafkaSettings.of(broker.bootstrapServers());
+            KafkaSettings kafka = KafkaSettings.inProcess(broker.bootstrapServers());
             return after.apply(kafka, run(kafka, accounts, env, prepare.apply(kafka), printer, Duration.ofDays(7),
                     interrupt, seeder, null));
         }

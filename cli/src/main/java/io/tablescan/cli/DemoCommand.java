@@ -48,7 +48,7 @@ final class DemoCommand implements Callable<Integer> {
             Accounts accounts = new Accounts(name -> null).register("local", store);
             var spec = ScanSpecs.copy().from(new TableRef("local", "demosource")).to(new TableRef("local", "democopy"))
                     .pageSize(pageSize).strategy(ScanStrategy.PREFIX).build();
-            CopyRun.Outcome outcome = CopyRun.run(KafkaSettings.of(broker.bootstrapServers()), accounts,
+            CopyRun.Outcome outcome = CopyRun.run(KafkaSettings.inProcess(broker.bootstrapServers()), accounts,
                     System.getenv(), spec, printer, Duration.ofHours(2), interrupt);
             if (outcome.interrupted()) {
                 throw interrupted(String.format("during the copy (%,d rows copied)", outcome.totals().rowsCopied()));
