@@ -97,6 +97,7 @@ public final class LocalPipeline implements AutoCloseable, Health {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        ClassArchive.pipelineRan();
         Timeline.mark("pipeline stop");
     }
 }
