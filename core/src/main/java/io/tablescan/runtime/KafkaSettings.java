@@ -33,11 +33,18 @@ public final class KafkaSettings {
     private final Properties common;
     private final Namespace namespace;
     private final KafkaClients clients;
+    /** A broker in this process, whose data ends with the command (see {@link #inProcess(String)}). */
+    private final boolean inProcess;
 
     private KafkaSettings(Properties common, Namespace namespace, KafkaClients clients) {
+        this(common, namespace, clients, false);
+    }
+
+    private KafkaSettings(Properties common, Namespace namespace, KafkaClients clients, boolean inProcess) {
         this.common = common;
         this.namespace = namespace;
         this.clients = clients;
+        this.inProcess = inProcess;
     }
 
     /** True for an environment variable that becomes a Kafka client setting. */
@@ -73,29 +80,38 @@ public final class KafkaSettings {
     }
 
     /**
-     * The settings for a broker in this process, whose data ends with the command: an idle fetch waits 50 ms, not
-     * Kafka's 500, because closing a consumer waits for the fetch it has in flight (up to half a second a client,
-     * each time a small copy stops), and idle fetches to a broker in the same process cost nothing.
+     * The settings for a broker in this process, whose data ends with the command: workers' consumers close at
+     * once, without leaving their groups or waiting for the fetch they have in flight (up to fetch.max.wait.ms,
+     * half a second a client each time a small copy stops), as nobody takes their partitions over.
      */
     public static KafkaSettings inProcess(String bootstrapServers) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", bootstrapServers);
-        props.put("fetch.max.wait.ms", "50");
-        return new KafkaSettings(props, Namespace.DEFAULT, KafkaClients.KAFKA);
+        return of(bootstrapServers).withInProcess();
     }
 
     /** The same cluster and client settings, with the names of another deployment. */
     public KafkaSettings withNamespace(Namespace other) {
         Properties props = new Properties();
         props.putAll(common);
-        return new KafkaSettings(props, other, clients);
+        return new KafkaSettings(props, other, clients, inProcess);
     }
 
     /** The same settings, with clients made by {@code other} (a test's, say). */
     public KafkaSettings withClients(KafkaClients other) {
         Properties props = new Properties();
         props.putAll(common);
-        return new KafkaSettings(props, namespace, other);
+        return new KafkaSettings(props, namespace, other, inProcess);
+    }
+
+    /** The same settings, for a broker in this process (see {@link #inProcess(String)}). */
+    public KafkaSettings withInProcess() {
+        Properties props = new Properties();
+        props.putAll(common);
+        return new KafkaSettings(props, namespace, clients, true);
+    }
+
+    /** Whether the broker runs in this process and its data ends with the command. */
+    public boolean inProcess() {
+        return inProcess;
     }
 
     /** What makes this deployment's Kafka clients, for a client with settings of its own. */

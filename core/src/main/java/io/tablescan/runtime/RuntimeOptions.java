@@ -17,37 +17,45 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * @param cancelled true for a scan whose items are to be skipped
  * @param cancelFollower what keeps {@code cancelled} up to date, closed with the runtime
+ * @param closeAtOnce the consumer closes without leaving its group or waiting for the fetch it has in flight: on
+ *     a broker whose data ends with the command, nobody takes its partitions over
  */
 public record RuntimeOptions(String worker, Namespace namespace, ItemKind input, int maxInFlight, ItemThreads itemThreads,
         Serializer<SpecificRecord> serializer, Deserializer<SpecificRecord> deserializer, Predicate<String> cancelled,
-        AutoCloseable cancelFollower) {
+        AutoCloseable cancelFollower, boolean closeAtOnce) {
 
     /** One item at a time on virtual threads, Avro single-object records, no scan cancelled. */
     public static RuntimeOptions of(String worker, Namespace namespace, ItemKind input) {
         return new RuntimeOptions(worker, namespace, input, 1, ItemThreads.VIRTUAL, new AvroSingleObjectSerializer(),
-                new AvroSingleObjectDeserializer(), scanId -> false, () -> { });
+                new AvroSingleObjectDeserializer(), scanId -> false, () -> { }, false);
     }
 
     /** At most this many items processed at once. */
     public RuntimeOptions withMaxInFlight(int maxInFlight) {
         return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
-                cancelFollower);
+                cancelFollower, closeAtOnce);
     }
 
     public RuntimeOptions withItemThreads(ItemThreads itemThreads) {
         return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
-                cancelFollower);
+                cancelFollower, closeAtOnce);
     }
 
     /** How record values are written and read (Kafka's serializer settings, say). */
     public RuntimeOptions withSerdes(Serializer<SpecificRecord> serializer, Deserializer<SpecificRecord> deserializer) {
         return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
-                cancelFollower);
+                cancelFollower, closeAtOnce);
     }
 
     /** The cancelled scans, and what follows them (closed with the runtime). */
     public RuntimeOptions withCancelled(Predicate<String> cancelled, AutoCloseable cancelFollower) {
         return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
-                cancelFollower);
+                cancelFollower, closeAtOnce);
+    }
+
+    /** Whether the consumer closes at once (see above). */
+    public RuntimeOptions withCloseAtOnce(boolean closeAtOnce) {
+        return new RuntimeOptions(worker, namespace, input, maxInFlight, itemThreads, serializer, deserializer, cancelled,
+                cancelFollower, closeAtOnce);
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -53,6 +54,11 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     static final long MAX_IN_HAND_BYTES = 1024 * 1024;
     /** On stop, how long the work in hand may take to finish before it is left to be replayed. */
     private static final Duration FINISH_WITHIN = Duration.ofSeconds(30);
+    /** Kafka's default wait for a consumer to leave its group on close. */
+    private static final Duration LEAVE_WITHIN = Duration.ofSeconds(30);
+    /** A close that neither leaves the group nor waits: nobody takes the partitions of a broker that is ending. */
+    private static final CloseOptions AT_ONCE = CloseOptions.timeout(Duration.ZERO)
+            .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP);
 
     private final String worker;
     private final Namespace namespace;
@@ -73,6 +79,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private volatile boolean subscribed;
     private volatile long lastProgressNanos = System.nanoTime();
     private final int maxInHand;
+    private final boolean closeAtOnce;
     private final AssignedPartitions partitions;
     private final PendingCommit pending = new PendingCommit();
     /**
@@ -101,6 +108,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, options.deserializer(),
                 options.maxInFlight(), options.cancelled());
         this.maxInHand = 2 * options.maxInFlight(); // enough to keep every slot busy while finished work commits
+        this.closeAtOnce = options.closeAtOnce();
         this.chains = new LocalChains(handler.continuesChains(), processor::slotFree, maxInHand);
         // A link of a partition moved or rewound since is someone else's now: not processed here.
         this.inFlight = new InFlightItems(options.itemThreads().factory(worker), consumer::wakeup, chains,
@@ -125,7 +133,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         CancelledScans cancelled = CancelledScans.follow(kafka);
         RuntimeOptions options = RuntimeOptions.of(worker, kafka.namespace(), input).withMaxInFlight(maxInFlight)
                 .withItemThreads(itemThreads).withSerdes(kafka.valueSerializer(), kafka.valueDeserializer())
-                .withCancelled(cancelled::contains, cancelled);
+                .withCancelled(cancelled::contains, cancelled).withCloseAtOnce(kafka.inProcess());
         return new WorkerRuntime<>(options, handler, consumer, () -> kafka.newProducer(transactionalId));
     }
 
@@ -337,7 +345,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
     private void closeClients() {
         try {
-            consumer.close(); // leaves the group so its partitions move at once
+            // Leaves the group so its partitions move at once; on a broker that ends with the command, no wait.
+            consumer.close(closeAtOnce ? AT_ONCE : CloseOptions.timeout(LEAVE_WITHIN));
         } catch (RuntimeException e) {
             LOG.debug("closing consumer", e);
         }
