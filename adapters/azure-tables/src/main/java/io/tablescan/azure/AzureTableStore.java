@@ -150,12 +150,28 @@ public final class AzureTableStore implements TableStore {
 
     /** A request that reached no service, or lost it (refused, reset, timeout, DNS): worth retrying. */
     static TableStoreException ioError(String table, Throwable e) {
+        return new TableStoreException("I/O error on table " + table + ": " + ioCause(e), 0, true, null);
+    }
+
+    /**
+     * What went wrong, in a few words: a connection that could not be made says so (the JDK's HTTP client has
+     * it end in a bare ClosedChannelException), else the innermost cause, its message without a URL's query.
+     */
+    static String ioCause(Throwable e) {
         Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.http.HttpConnectTimeoutException) {
+                return "the connection timed out (" + t.getClass().getSimpleName() + ")";
+            }
+            if (t instanceof java.net.ConnectException) {
+                return "cannot connect: nothing answers at the endpoint, or it is unreachable (ConnectException)";
+            }
+            if (t instanceof java.net.UnknownHostException) {
+                return "unknown host" + (t.getMessage() == null ? "" : " " + withoutQuery(t.getMessage()));
+            }
+            root = t;
         }
-        return new TableStoreException("I/O error on table " + table + ": " + root.getClass().getSimpleName()
-                + (root.getMessage() == null ? "" : " " + withoutQuery(root.getMessage())), 0, true, null);
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : " " + withoutQuery(root.getMessage()));
     }
 
     /** Runs a request; false when the service answered 404 (a table or row that is not there). */
