@@ -186,9 +186,9 @@ public final class KafkaSettings {
         props.putIfAbsent("auto.offset.reset", "earliest");
         props.putIfAbsent("max.poll.records", Integer.toString(maxPollRecords));
         props.putIfAbsent("max.partition.fetch.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES));
-        // A fetch brings about what a worker's hand holds (not 50 MiB: entity pages are big records); a bigger
-        // first record batch still comes whole.
-        props.putIfAbsent("fetch.max.bytes", Long.toString(WorkerRuntime.MAX_IN_HAND_BYTES));
+        // A fetch brings about what the smallest worker's hand holds (not 50 MiB: entity pages are big records);
+        // a bigger first record batch still comes whole.
+        props.putIfAbsent("fetch.max.bytes", Long.toString(WorkerRuntime.MIN_HAND_BYTES));
         return props;
     }
 

@@ -47,11 +47,15 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
     /**
      * The record bytes in hand past which no more are polled: records, not their count, are what the heap holds
-     * (an entity page carries a read step's rows), so a hand of big records stays bounded. A poll brings at most
-     * about as much ({@link KafkaSettings}' {@code fetch.max.bytes}); what one brings past twice the bound is
-     * fetched again later.
+     * (an entity page carries a read step's rows), so a hand of big records stays bounded. The bound grows with
+     * the slots ({@link #HAND_BYTES_PER_SLOT} each, at least this): a copy-worker with 2,048 writes in flight to
+     * a distant account needs pages enough in hand to keep them busy while each page waits for its slowest part
+     * (held to 1 MiB, the seed-replica scenario ran at three quarters of its account's limit). A poll brings at
+     * most about this much ({@link KafkaSettings}' {@code fetch.max.bytes}); what one brings past twice the
+     * bound is fetched again later.
      */
-    static final long MAX_IN_HAND_BYTES = 1024 * 1024;
+    static final long MIN_HAND_BYTES = 1024 * 1024;
+    static final long HAND_BYTES_PER_SLOT = 8 * 1024;
     /** On stop, how long the work in hand may take to finish before it is left to be replayed. */
     private static final Duration FINISH_WITHIN = Duration.ofSeconds(30);
     /** Kafka's default wait for a consumer to leave its group on close. */
@@ -79,6 +83,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private volatile boolean subscribed;
     private volatile long lastProgressNanos = System.nanoTime();
     private final int maxInHand;
+    private final long handBytes;
     private final boolean closeAtOnce;
     private final AssignedPartitions partitions;
     private final PendingCommit pending = new PendingCommit();
@@ -108,6 +113,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.processor = new ItemProcessor<>(worker, namespace, handler, serializer, options.deserializer(),
                 options.maxInFlight(), options.cancelled());
         this.maxInHand = 2 * options.maxInFlight(); // enough to keep every slot busy while finished work commits
+        this.handBytes = handBytes(options.maxInFlight());
         this.closeAtOnce = options.closeAtOnce();
         this.chains = new LocalChains(handler.continuesChains(), processor::slotFree, maxInHand);
         // A link of a partition moved or rewound since is someone else's now: not processed here.
@@ -116,6 +122,11 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.meters = new WorkerMeters(worker, options.input());
         this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
         consumerMetrics.bindTo(Metrics.globalRegistry);
+    }
+
+    /** The record bytes in hand past which a worker with {@code maxInFlight} slots polls no more. */
+    static long handBytes(int maxInFlight) {
+        return Math.max(MIN_HAND_BYTES, maxInFlight * HAND_BYTES_PER_SLOT);
     }
 
     /** The consumer group of a worker kind in a namespace (KEDA scales each kind on its group's lag). */
@@ -149,7 +160,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             LOG.info("{} worker consuming {}", worker, inputTopic);
             while (running) {
                 ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
-                if (partitions.inFlight() >= maxInHand || inFlight.bytes() >= MAX_IN_HAND_BYTES) {
+                if (partitions.inFlight() >= maxInHand || inFlight.bytes() >= handBytes) {
                     awaitCompletion(pollTimeout()); // enough in hand: no poll, so what was fetched stays buffered
                 } else {
                     records = poll();
@@ -227,7 +238,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
     /** The records in hand weigh too much to take another (one is always taken into an empty hand). */
     private boolean handFull() {
-        return inFlight.bytes() >= 2 * MAX_IN_HAND_BYTES && partitions.inFlight() > 0;
+        return inFlight.bytes() >= 2 * handBytes && partitions.inFlight() > 0;
     }
 
     /** Takes in the finished records, for the next commit. */

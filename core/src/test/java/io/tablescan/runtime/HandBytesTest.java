@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class HandBytesTest {
     static final TopicPartition INPUT = WorkerRuntimeTest.INPUT;
     /** Four fifths of the hand's bound: three such records are taken at once, not four. */
-    static final int HEAVY = (int) (WorkerRuntime.MAX_IN_HAND_BYTES * 4 / 5);
+    static final int HEAVY = (int) (WorkerRuntime.handBytes(8) * 4 / 5);
 
     final AvroSingleObjectSerializer serializer = new AvroSingleObjectSerializer();
     final Map<TopicPartition, OffsetAndMetadata> groupOffsets = new HashMap<>();
@@ -107,5 +107,11 @@ class HandBytesTest {
         synchronized (consumer) {
             return consumer.assignment().contains(INPUT) ? consumer.position(INPUT) : -1;
         }
+    }
+
+    @Test
+    void theBoundGrowsWithTheSlotsFromAFloor() {
+        assertThat(WorkerRuntime.handBytes(8)).isEqualTo(WorkerRuntime.MIN_HAND_BYTES);
+        assertThat(WorkerRuntime.handBytes(2_048)).isEqualTo(16L * 1024 * 1024);
     }
 }
