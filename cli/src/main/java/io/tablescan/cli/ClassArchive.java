@@ -23,8 +23,7 @@ final class ClassArchive {
             return;
         }
         try {
-            Files.deleteIfExists(Path.of(archive + ".ok"));
-            Files.createFile(Path.of(archive + ".ok"));
+            Files.write(Path.of(archive + ".ok"), new byte[0]); // written now: newer than the jar
         } catch (IOException | RuntimeException e) {
             // no mark: the next run writes the archive again
         }

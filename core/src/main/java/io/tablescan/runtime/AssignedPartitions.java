@@ -47,6 +47,16 @@ final class AssignedPartitions {
         return sum;
     }
 
+    /** Whether a partition's offset or metadata moved since the last commit. */
+    boolean changed() {
+        for (PartitionProgress p : progress.values()) {
+            if (p.changed()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The offsets (and metadata) that moved since the last commit. */
     Map<TopicPartition, OffsetAndMetadata> toCommit() {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();

@@ -87,11 +87,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final boolean closeAtOnce;
     private final AssignedPartitions partitions;
     private final PendingCommit pending = new PendingCommit();
-    /**
-     * A fetched record was skipped as done (a chain's link processed before it was fetched, or a replay): its
-     * offset moves on only with a commit, and KEDA, which scales on the group's lag, must see it move.
-     */
-    private boolean skippedSinceCommit;
     /** Partitions being revoked: their links are left to the next owner. */
     private Collection<TopicPartition> revoking = List.of();
 
@@ -226,7 +221,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                     break;
                 }
                 if (!partition.fetched(record.offset())) {
-                    skippedSinceCommit = true;
                     continue; // done and committed before a rewind or rebalance, or a link done in place
                 }
                 // A record of a rewound or revoked partition is someone else's now: not processed here.
@@ -262,11 +256,12 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
 
     /**
      * Due when nothing else runs, when the oldest finished record waited long enough, or a chain waits for it;
-     * with no outputs, when skipped records moved the offsets and no record in hand will commit them.
+     * with no outputs, when skipped records (links done in place, replays) moved the offsets and no record in hand
+     * will commit them: KEDA scales on the group's lag, which must reach 0.
      */
     private boolean commitDue() {
         if (!pending.any()) {
-            return skippedSinceCommit && partitions.inFlight() == 0;
+            return partitions.inFlight() == 0 && partitions.changed();
         }
         return partitions.inFlight() == 0 || pending.age().compareTo(COMMIT_INTERVAL) >= 0 || pending.chainWaits();
     }
@@ -275,7 +270,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private void commit() {
         Map<TopicPartition, OffsetAndMetadata> offsets = partitions.toCommit();
         if (!pending.any() && offsets.isEmpty()) {
-            skippedSinceCommit = false;
             return;
         }
         if (!output.commit(pending.records(namespace.scanEvents(), serializer), offsets, consumer::groupMetadata)) {
@@ -283,7 +277,6 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             return;
         }
         partitions.committed(offsets);
-        skippedSinceCommit = false;
         meters.committed(pending.outcomes());
         pending.written().forEach((link, sent) -> {
             boolean ours = running && partitions.current(link.tp, link.partition) && !revoking.contains(link.tp);
