@@ -9,13 +9,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine;
 
 /** Runs ./tablescan's commands in this JVM and captures what they print: the command line as a user meets it. */
 public final class Cli {
-    public record Run(int exitCode, String out, String err) {}
+    public record Run(int exitCode, String out, String err) {
+        /**
+         * The lines the command printed on stdout, without the test JVM's log lines (logback-test.xml's
+         * "HH:mm:ss.SSS LEVEL [thread]" lines), which land in the same stream: an in-process broker can log a
+         * warning in the middle of a command's output.
+         */
+        public List<String> printed() {
+            return out.lines().filter(line -> !LOG_LINE.matcher(line).lookingAt()).toList();
+        }
+    }
+
+    private static final Pattern LOG_LINE = Pattern.compile("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (TRACE|DEBUG|INFO|WARN|ERROR) +\\[");
 
     private Cli() {}
 

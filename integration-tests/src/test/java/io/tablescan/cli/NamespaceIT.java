@@ -51,7 +51,7 @@ class NamespaceIT {
         Cli.Run started = Cli.run("start", "--kafka", BOOTSTRAP, "--source-account", "src", "--source-table",
                 "nsclustersource", "--dest-account", "dst", "--dest-table", "nsclustercopy", "--page-size", "200");
         assertThat(started.exitCode()).as(started.err()).isZero();
-        String scanId = started.out().strip();
+        String scanId = started.printed().getFirst();
         ConsumerRecord<byte[], byte[]> root = rootItem(KAFKA, scanId);
 
         // Another user's copy of another table, with its own credentials, through the same cluster.

@@ -30,7 +30,7 @@ class WaitIT {
             Cli.assertOneLine(started, UserError.FAILED, "gave up waiting after 25s: scan ");
             assertThat(started.err()).contains("is not recorded by any ledger; it goes on without this command");
             assertThat(seconds).isBetween(25.0, 60.0);
-            String scanId = started.out().lines().findFirst().orElseThrow();
+            String scanId = started.printed().getFirst();
             assertThat(started.out()).contains("no ledger has recorded scan " + scanId + " in 20 s: is one running?")
                     .contains("`./tablescan ledger --kafka " + bootstrap + "`");
             assertThat(clocks(started.out())).as("the clock runs while it waits").contains("0:00")
