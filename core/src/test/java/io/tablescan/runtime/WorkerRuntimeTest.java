@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
@@ -296,7 +297,7 @@ class WorkerRuntimeTest {
 
     @Test
     void aFailedCommitIsAbortedAndTheBatchReplayed() {
-        List<String> handled = new ArrayList<>();
+        List<String> handled = new CopyOnWriteArrayList<>(); // added by the handlers' threads
         producer.commitTransactionException = new KafkaException("broker went away");
         WorkerRuntime<PrefixQuery> runtime = runtime(handler(item -> {
             handled.add(item.getItemId());
@@ -380,7 +381,7 @@ class WorkerRuntimeTest {
         progress.completed(13);
         OffsetAndMetadata commit = progress.toCommit();
         groupOffsets.put(INPUT, commit);
-        List<Integer> handled = new ArrayList<>();
+        List<Integer> handled = new CopyOnWriteArrayList<>(); // two records handled at once
         WorkerRuntime<PrefixQuery> runtime = runtime(handler(item -> {
             handled.add(item.getDepth());
             return new ItemHandler.Result(List.of(), 1, 0, 1);
