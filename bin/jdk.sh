@@ -2,9 +2,13 @@
 # Looks at JAVA_HOME, the usual JVM folders and the java on PATH; prefers the newest.
 
 java_major() { # prints the major version of the java binary $1, or 0
-  local v
-  v=$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1)
-  case "$v" in 1.*) v=${v#1.}; v=${v%%.*} ;; esac
+  local v release
+  # A JDK's release file names its version: reading it spares starting a JVM per candidate (~60 ms each).
+  release="$(dirname "$(dirname "$1")")/release"
+  v=$(sed -n 's/^JAVA_VERSION="\([0-9.]*\).*/\1/p' "$release" 2>/dev/null | head -n 1)
+  [ -n "$v" ] || v=$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1)
+  case "$v" in 1.*) v=${v#1.} ;; esac
+  v=${v%%.*}
   [[ "$v" =~ ^[0-9]+$ ]] && echo "$v" || echo 0
 }
 
