@@ -55,6 +55,9 @@ public final class CopyRun {
         if (cluster != null) {
             try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
                 return run(own.kafka(), accounts, env, spec, printer, Duration.ofDays(7), interrupt, ended);
+            } finally {
+                Timeline.mark("namespace deleted");
+                Timeline.log();
             }
         }
         try (EmbeddedKafkaBroker broker = started != null ? started.take() : EmbeddedKafkaBroker.start()) {

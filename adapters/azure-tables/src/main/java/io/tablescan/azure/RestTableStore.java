@@ -16,10 +16,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.WeakHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,8 +54,33 @@ final class RestTableStore implements TableStore {
         // HTTP/1.1: the Table service speaks no HTTP/2; connections are pooled per host. Responses are handled on
         // the client's selector thread instead of being handed to a pool thread each time: the hand-offs cost
         // more CPU than the work (a body is copied into one array; the caller parses it).
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(20))
-                .executor(Runnable::run).build();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(20)).executor(Runnable::run).build();
+        CLIENTS.add(client);
+        return client;
+    }
+
+    /** The clients made so far, held weakly: one no store uses any more is collected, and its thread ends. */
+    private static final Set<HttpClient> CLIENTS = Collections.synchronizedSet(
+            Collections.newSetFromMap(new WeakHashMap<>()));
+
+    /** Ends every client made here now, waiting up to {@code within} for their threads; requests in flight fail. */
+    static void shutdownClients(Duration within) {
+        List<HttpClient> clients;
+        synchronized (CLIENTS) {
+            clients = List.copyOf(CLIENTS);
+            CLIENTS.clear();
+        }
+        clients.forEach(HttpClient::shutdownNow);
+        long deadline = System.nanoTime() + within.toNanos();
+        for (HttpClient client : clients) {
+            try {
+                client.awaitTermination(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     @Override
