@@ -349,11 +349,14 @@ class WorkerRuntimeTest {
         List<OffsetAndMetadata> whileSlow = new ArrayList<>();
         Runnable[] untilCommitted = new Runnable[1];
         untilCommitted[0] = () -> {
-            if (producer.consumerGroupOffsetsHistory().isEmpty()) {
+            // The two fast records may finish in different commits: wait for one that holds both.
+            OffsetAndMetadata last = producer.consumerGroupOffsetsHistory().isEmpty() ? null
+                    : producer.consumerGroupOffsetsHistory().getLast().values().iterator().next().get(INPUT);
+            if (last == null || PartitionProgress.decode(last.offset(), last.metadata()).size() < 2) {
                 consumer.schedulePollTask(untilCommitted[0]);
                 return;
             }
-            whileSlow.add(producer.consumerGroupOffsetsHistory().getFirst().values().iterator().next().get(INPUT));
+            whileSlow.add(last);
             slow.countDown();
             consumer.schedulePollTask(runtime::stopSoon);
         };

@@ -76,6 +76,11 @@ class ContainerEntrypointIT {
             }
             assertThat(totals.complete()).isTrue();
             assertThat(totals.rowsWritten()).isEqualTo(ROWS);
+            // A worker counts a record's rows just after its transaction commits: the ledger may say "ended" first.
+            FreePorts.await(() -> PrometheusScrape.of(ports.get("copy")).sum("tablescan_rows_written_total") == ROWS
+                    && PrometheusScrape.of(ports.get("discovery")).sum("tablescan_rows_read_total")
+                    + PrometheusScrape.of(ports.get("partition")).sum("tablescan_rows_read_total") == ROWS,
+                    Duration.ofSeconds(30), () -> true);
 
             PrometheusScrape copy = PrometheusScrape.of(ports.get("copy"));
             PrometheusScrape partition = PrometheusScrape.of(ports.get("partition"));

@@ -31,10 +31,12 @@ class WaitIT {
             assertThat(started.err()).contains("is not recorded by any ledger; it goes on without this command");
             assertThat(seconds).isBetween(25.0, 60.0);
             String scanId = started.printed().getFirst();
-            assertThat(started.out()).contains("no ledger has recorded scan " + scanId + " in 20 s: is one running?")
+            // Said at the first progress report (every 5 s) after 20 s: on a slow machine, 21 s or more.
+            assertThat(started.out())
+                    .containsPattern("no ledger has recorded scan " + scanId + " in 2\\d s: is one running\\?")
                     .contains("`./tablescan ledger --kafka " + bootstrap + "`");
-            assertThat(clocks(started.out())).as("the clock runs while it waits").contains("0:00")
-                    .hasSizeGreaterThanOrEqualTo(4);
+            assertThat(clocks(started.out())).as("the clock runs while it waits").hasSizeGreaterThanOrEqualTo(4)
+                    .anyMatch(clock -> clock.startsWith("0:0"));
 
             // A ledger records the scan, but no worker runs: nothing finishes.
             try (ScanLedger ledger = ScanLedger.start(KafkaSettings.of(bootstrap))) {
@@ -43,8 +45,8 @@ class WaitIT {
 
                 Cli.assertOneLine(watched, UserError.FAILED, "gave up waiting after 35s: scan " + scanId
                         + " is still running (1 open items)");
-                assertThat(watched.out()).contains("no item of scan " + scanId + " has finished in 30 s: are workers "
-                        + "running?").contains("KAFKA_BOOTSTRAP_SERVERS=" + bootstrap + " ./tablescan worker discovery");
+                assertThat(watched.out()).containsPattern("no item of scan " + scanId + " has finished in 3\\d s: are "
+                        + "workers running\\?").contains("KAFKA_BOOTSTRAP_SERVERS=" + bootstrap + " ./tablescan worker discovery");
                 assertThat(clocks(watched.out())).as("the scan's clock runs with no event coming").hasSizeGreaterThan(3);
             }
             ScanCanceller.cancel(KafkaSettings.of(bootstrap), scanId);
