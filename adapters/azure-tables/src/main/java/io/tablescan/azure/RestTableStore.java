@@ -37,6 +37,10 @@ final class RestTableStore implements TableStore {
     private static final Pattern ERROR_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"|<Code>([^<]+)</Code>");
     private static final Pattern INNER_STATUS = Pattern.compile("HTTP/1\\.1 (\\d{3})");
 
+    /** The clients made so far, held weakly: one no store uses any more is collected, and its thread ends. */
+    private static final Set<HttpClient> CLIENTS = Collections.synchronizedSet(
+            Collections.newSetFromMap(new WeakHashMap<>()));
+
     private final HttpClient http;
     private final String endpoint;
     private final String endpointPath;
@@ -59,10 +63,6 @@ final class RestTableStore implements TableStore {
         CLIENTS.add(client);
         return client;
     }
-
-    /** The clients made so far, held weakly: one no store uses any more is collected, and its thread ends. */
-    private static final Set<HttpClient> CLIENTS = Collections.synchronizedSet(
-            Collections.newSetFromMap(new WeakHashMap<>()));
 
     /** Ends every client made here now, waiting up to {@code within} for their threads; requests in flight fail. */
     static void shutdownClients(Duration within) {
