@@ -7,12 +7,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -58,30 +56,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
-     * A temporary data directory, in memory (/dev/shm) where there is one with 8 GiB free: the data is deleted on
-     * close anyway,
-     * and on disk a large copy's writeback can stall the controller's fsyncs long enough to fence the broker.
-     */
-    private static Path scratchDirectory() throws IOException {
-        Path shm = Path.of("/dev/shm");
-        if (Files.isDirectory(shm) && Files.isWritable(shm) && shm.toFile().getUsableSpace() > (8L << 30)) {
-            try {
-                return Files.createTempDirectory(shm, "tablescan-kafka-");
-            } catch (IOException e) {
-                // fall back to the default temporary folder
-            }
-        }
-        return Files.createTempDirectory("tablescan-kafka-");
-    }
-
-    /**
      * @param port the client port, or 0 for a free one
      * @param dir the data directory, or null for a temporary one
      */
     public static EmbeddedKafkaBroker start(int port, Path dir) {
         boolean ownsDir = dir == null;
         try {
-            Path data = ownsDir ? scratchDirectory() : Files.createDirectories(dir);
+            Path data = ownsDir ? ScratchDirectories.create() : Files.createDirectories(dir);
             int clientPort = port == 0 ? FreePorts.find() : port;
             if (FreePorts.accepts(clientPort)) {
                 throw new IllegalStateException("port " + clientPort + " is already in use");
@@ -98,7 +79,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     stopQuietly(server);
                 }
                 if (ownsDir) {
-                    delete(data);
+                    ScratchDirectories.delete(data);
                 }
                 throw e;
             }
@@ -242,15 +223,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         server.shutdown();
         server.awaitShutdown();
         if (ownsDir) {
-            delete(dir);
-        }
-    }
-
-    private static void delete(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a leftover temporary folder is harmless
+            ScratchDirectories.delete(dir);
         }
     }
 
