@@ -29,8 +29,11 @@ final class ScratchDirectories {
     static Path create() throws IOException {
         String prefix = PREFIX + ProcessHandle.current().pid() + "-";
         Path shm = Path.of("/dev/shm");
-        if (Files.isDirectory(shm) && Files.isWritable(shm) && shm.toFile().getUsableSpace() > (8L << 30)) {
-            reapLeftovers(shm);
+        boolean inMemory = Files.isDirectory(shm) && Files.isWritable(shm);
+        if (inMemory) {
+            reapLeftovers(shm); // before the free space is measured: leftovers take it
+        }
+        if (inMemory && shm.toFile().getUsableSpace() > (8L << 30)) {
             try {
                 return Files.createTempDirectory(shm, prefix);
             } catch (IOException e) {
