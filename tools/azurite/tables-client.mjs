@@ -24,6 +24,7 @@ const client = TableClient.fromConnectionString(connectionString, table, { allow
 const dateTimes = ['1601-01-01T00:00:00.0000000Z', '9999-12-31T23:59:59.9999999Z', '2013-01-10T08:10:28.0000558Z',
   '2015-03-12T00:12:20.0000560Z', '2020-02-29T12:00:00.0000000Z', '1970-01-01T00:00:00.0000000Z',
   '1969-12-31T23:59:59.9999999Z', '2024-06-30T23:59:59.1000000Z'];
+const otherDateTimes = ['1601-01-01T00:00:00Z', '2024-06-30T23:59:59.1Z', '2020-02-29T12:00:00.000Z'];
 const int64s = ['9223372036854775807', '-9223372036854775808', '0', '-1', '9007199254740993'];
 const int32s = [2147483647, -2147483648, 0, -1];
 const doubles = ['NaN', 'Infinity', '-Infinity', '-0', '2', '1.7976931348623157E308', '4.9E-324',
@@ -49,6 +50,13 @@ function entity(partitionKey, rowKey, i) {
     Text: pick(strings),
     Bytes: pick(binaries),
   };
+  // Texts the service accepts from other clients but that are not the canonical form (no or fewer fraction
+  // digits, an upper-case Guid, an Int64 with leading zeros): a copy must keep them as they are.
+  if (i % 5 === 2) {
+    e.Other = { value: pick(otherDateTimes), type: 'DateTime' };
+    e.OtherId = { value: 'C9DA6455-213D-42C9-9A79-3E9149A57833', type: 'Guid' };
+    e.OtherBig = { value: '0042', type: 'Int64' };
+  }
   // A row with every DateTime and double at once, so one page holds them all.
   if (i === 0) {
     dateTimes.forEach((v, k) => { e[`When${k}`] = { value: v, type: 'DateTime' }; });

@@ -7,10 +7,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
+import io.tablescan.spi.ValueText;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -19,14 +18,13 @@ import java.util.Map;
 
 /**
  * Entities as the Table service's JSON (minimal metadata): the rows of a query response, read token by token
- * from the service's own text (a DateTime's text straight into ticks, an Int64's string into a long), and a
- * row as the body of an insert. A value's type is its {@code Name@odata.type} annotation, else what JSON alone
+ * from the service's own text (a DateTime's text straight into ticks, an Int64's string into a long, each keeping
+ * a text that is not the canonical form: see {@link RowProperty#text()}), and a row as the body of an insert. A value's type is its {@code Name@odata.type} annotation, else what JSON alone
  * says (string, Int32 for an integer, Double for a fraction, Boolean).
  */
 final class EntityJson {
     private static final String ANNOTATION = "@odata.type";
     private static final JsonFactory JSON = JsonFactory.builder().build();
-    private static final long TICKS_PER_SECOND = 10_000_000L;
 
     private EntityJson() {}
 
@@ -68,7 +66,7 @@ final class EntityJson {
             } else if (name.equals("RowKey")) {
                 rowKey = json.getText();
             } else if (name.equals("Timestamp")) {
-                timestamp = ticks(json.getText());
+                timestamp = ValueText.ticks(json.getText());
             } else if (name.endsWith(ANNOTATION)) {
                 if (annotations == null) {
                     annotations = new HashMap<>();
@@ -109,69 +107,18 @@ final class EntityJson {
                 };
             }
             return switch (annotation) {
-                case "Edm.Int64" -> new RowProperty(name, EdmType.INT64, Long.valueOf(text));
+                case "Edm.Int64" -> new RowProperty(name, EdmType.INT64, Long.valueOf(text), text);
                 case "Edm.Double" -> new RowProperty(name, EdmType.DOUBLE, Double.valueOf(text)); // NaN, Infinity too
-                case "Edm.DateTime" -> new RowProperty(name, EdmType.DATETIME, ticks(text));
+                case "Edm.DateTime" -> new RowProperty(name, EdmType.DATETIME, ValueText.ticks(text), text);
                 case "Edm.Guid" -> new RowProperty(name, EdmType.GUID, text);
                 case "Edm.Binary" -> new RowProperty(name, EdmType.BINARY, Base64.getDecoder().decode(text));
                 case "Edm.String" -> new RowProperty(name, EdmType.STRING, text);
                 case "Edm.Int32" -> new RowProperty(name, EdmType.INT32, Integer.valueOf(text));
                 default -> throw new IOException("property " + name + " has an unsupported type " + annotation);
             };
-        } catch (IllegalArgumentException e) { // NumberFormatException, bad base64
+        } catch (IllegalArgumentException | java.time.DateTimeException e) { // NumberFormatException, bad base64, date
             throw new IOException("property " + name + " is not a valid " + annotation);
         }
-    }
-
-    /**
-     * 100 ns ticks since the Unix epoch from the service's DateTime text, {@code 2024-01-02T03:04:05.1234567Z}
-     * (digits beyond the 7th are dropped, as ticks cannot hold them); any other ISO form goes the long way.
-     */
-    static long ticks(String text) {
-        int n = text.length();
-        if (n >= 20 && text.charAt(4) == '-' && text.charAt(7) == '-' && text.charAt(10) == 'T'
-                && text.charAt(13) == ':' && text.charAt(16) == ':' && text.charAt(n - 1) == 'Z'
-                && (n == 20 || text.charAt(19) == '.' && n > 21)) {
-            int year = digits(text, 0, 4);
-            int month = digits(text, 5, 7);
-            int day = digits(text, 8, 10);
-            int hour = digits(text, 11, 13);
-            int minute = digits(text, 14, 16);
-            int second = digits(text, 17, 19);
-            long fraction = 0;
-            int scale = 0;
-            for (int i = 20; i < n - 1 && scale >= 0; i++) {
-                char c = text.charAt(i);
-                if (c < '0' || c > '9') {
-                    scale = -1;
-                } else if (scale < 7) {
-                    fraction = fraction * 10 + (c - '0');
-                    scale++;
-                }
-            }
-            if (year >= 0 && month >= 1 && month <= 12 && day >= 1 && hour >= 0 && hour < 24 && minute >= 0
-                    && minute < 60 && second >= 0 && second < 60 && scale >= 0) {
-                for (; scale < 7; scale++) {
-                    fraction *= 10;
-                }
-                long days = LocalDate.of(year, month, day).toEpochDay();
-                return (days * 86_400 + hour * 3_600L + minute * 60L + second) * TICKS_PER_SECOND + fraction;
-            }
-        }
-        return EdmCodec.toTicks(OffsetDateTime.parse(text).toInstant());
-    }
-
-    /** The decimal number in text[from, to), or -1 when it is not all digits. */
-    private static int digits(String text, int from, int to) {
-        int value = 0;
-        for (int i = from; i < to; i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value;
     }
 
     /**

@@ -8,11 +8,11 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
+import io.tablescan.spi.ValueText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
+import java.time.DateTimeException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -22,7 +22,8 @@ import java.util.Map;
 /**
  * A row as the JSON the Table service's REST API accepts for an insert, so that any tool reads it: PartitionKey,
  * RowKey, every property with a value, and {@code Name@odata.type} before each one that JSON alone does not type
- * (all but String, Int32 and Boolean): Int64 as a string, DateTime with 7 fraction digits, Double as a number or
+ * (all but String, Int32 and Boolean): Int64 as a string, DateTime with 7 fraction digits (each as the service sent
+ * it, where that differs: {@link RowProperty#text()}), Double as a number or
  * "NaN"/"Infinity"/"-Infinity", Guid as a string, Binary as base64 (see {@link WireForm}). The service's Timestamp,
  * when the row was read with one, follows the keys as an Edm.DateTime for reference; it reads back as the row's
  * timestamp, never as a property, so no write restores it.
@@ -183,11 +184,11 @@ public final class RowJson {
                 case INT32 -> Integer.valueOf(text);
                 case INT64 -> Long.valueOf(text);
                 case DOUBLE -> Double.valueOf(text);
-                case DATETIME -> EdmCodec.toTicks(OffsetDateTime.parse(text).toInstant());
+                case DATETIME -> ValueText.ticks(text);
                 case BINARY -> Base64.getDecoder().decode(text);
                 case BOOLEAN -> throw new IllegalStateException("checked above");
-            });
-        } catch (IllegalArgumentException | DateTimeParseException e) { // NumberFormatException, bad base64
+            }, text); // a DateTime's or Int64's text as written, where it is not the canonical form
+        } catch (IllegalArgumentException | DateTimeException e) { // NumberFormatException, bad base64, bad date
             throw new IllegalArgumentException("property " + name + " is not a valid " + WireForm.name(type));
         }
     }

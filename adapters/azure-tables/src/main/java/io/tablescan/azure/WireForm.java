@@ -55,11 +55,15 @@ public final class WireForm {
     }
 
     /**
-     * A non-null value as text: the string the service sends for it (DateTime, Int64, Guid, Binary, NaN and
-     * infinities), or the JSON number or literal it sends (Int32, Double, Boolean). Doubles are Java's
+     * A non-null value as text: the string the service sent for it (DateTime and Int64 as it sent them, else in
+     * the canonical form; Guid, Binary, NaN and infinities), or the JSON number or literal it sends (Int32,
+     * Double, Boolean). Doubles are Java's
      * shortest round-trip form, so the text names exactly one double (-0.0 included).
      */
     public static String text(RowProperty property) {
+        if (property.text() != null) {
+            return property.text(); // the service's own text of this DateTime or Int64
+        }
         Object value = property.value();
         return switch (property.type()) {
             case STRING, GUID -> value.toString();

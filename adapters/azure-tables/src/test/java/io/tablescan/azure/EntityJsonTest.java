@@ -74,7 +74,37 @@ class EntityJsonTest {
         "2024-06-30T23:59:59.1234567+02:00"})
     void dateTimeTextBecomesTheTicksOfItsInstant(String text) {
         Instant instant = java.time.OffsetDateTime.parse(text).toInstant();
-        assertThat(EntityJson.ticks(text)).isEqualTo(EdmCodec.toTicks(instant));
+        assertThat(io.tablescan.spi.ValueText.ticks(text)).isEqualTo(EdmCodec.toTicks(instant));
+    }
+
+    /** Another client may write a DateTime without 7 fraction digits or an Int64 with leading zeros: kept as sent. */
+    @Test
+    void aDateTimeOrInt64InAnotherTextThanTheCanonicalOneIsWrittenBackAsItWasRead() throws IOException {
+        Row row = rows("""
+                {"value":[{"PartitionKey":"p","RowKey":"r","a@odata.type":"Edm.DateTime","a":"1601-01-01T00:00:00Z",
+                "b@odata.type":"Edm.DateTime","b":"2024-06-30T23:59:59.1Z","c@odata.type":"Edm.DateTime","c":"2024-06-30T23:59:59.1000000Z",
+                "n@odata.type":"Edm.Int64","n":"0042","m@odata.type":"Edm.Int64","m":"-7",
+                "g@odata.type":"Edm.Guid","g":"C9DA6455-213D-42C9-9A79-3E9149A57833"}]}""").get(0);
+        List<RowProperty> p = row.properties();
+        assertThat(p.get(0).text()).isEqualTo("1601-01-01T00:00:00Z");
+        assertThat(p.get(0).value()).isEqualTo(io.tablescan.spi.ValueText.ticks("1601-01-01T00:00:00.0000000Z"));
+        assertThat(p.get(1).text()).isEqualTo("2024-06-30T23:59:59.1Z");
+        assertThat(p.get(2).text()).as("canonical: nothing to keep").isNull();
+        assertThat(p.get(3)).isEqualTo(new RowProperty("n", EdmType.INT64, 42L, "0042"));
+        assertThat(p.get(4).text()).isNull();
+        // Two texts of one instant are two values to any other client.
+        assertThat(p.get(1)).isNotEqualTo(new RowProperty("b", EdmType.DATETIME, p.get(2).value()));
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        EntityJson.write(row, out);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"a\":\"1601-01-01T00:00:00Z\"")
+                .contains("\"b\":\"2024-06-30T23:59:59.1Z\"").contains("\"c\":\"2024-06-30T23:59:59.1000000Z\"")
+                .contains("\"n\":\"0042\"").contains("\"m\":\"-7\"").contains("\"g\":\"C9DA6455-213D-42C9-9A79-3E9149A57833\"");
+        // The same through the export's JSON lines.
+        Row again = RowJson.parse(RowJson.toJson(row));
+        assertThat(again).isEqualTo(row);
+        assertThat(new String(RowJson.toJson(again), StandardCharsets.UTF_8)).contains("\"a\":\"1601-01-01T00:00:00Z\"")
+                .contains("\"n\":\"0042\"");
     }
 
     @Test
