@@ -7,7 +7,6 @@ import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerSettings;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.admin.Admin;
@@ -35,7 +34,8 @@ final class LedgerCommand implements Callable<Integer> {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
         try (Admin admin = kafka.newAdmin()) {
-            Topics.ensure(admin, kafka.namespace(), partitions, Optional.empty(), Duration.ofSeconds(60));
+            Topics.ensure(admin, kafka.namespace(), partitions, WorkerSettings.topicReplication(System.getenv()),
+                    Duration.ofSeconds(60));
         }
         ScanLedger ledger = ScanLedger.start(kafka);
         Logger log = LoggerFactory.getLogger(LedgerCommand.class);

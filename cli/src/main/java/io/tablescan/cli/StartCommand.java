@@ -9,7 +9,6 @@ import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
-import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -96,7 +95,8 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
         try (Admin admin = settings.newAdmin()) {
-            Topics.ensure(admin, settings.namespace(), topicPartitions(), Optional.empty(), Duration.ofSeconds(60));
+            Topics.ensure(admin, settings.namespace(), topicPartitions(),
+                    WorkerSettings.topicReplication(System.getenv()), Duration.ofSeconds(60));
         }
         var spec = scan.applyTo(target.applyTo((verify ? ScanSpecs.verify() : ScanSpecs.copy())
                 .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();

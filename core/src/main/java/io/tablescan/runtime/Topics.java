@@ -3,8 +3,12 @@ package io.tablescan.runtime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -51,14 +55,43 @@ public final class Topics {
     }
 
     /**
+     * The replication of the topics tablescan creates when {@code TABLESCAN_TOPIC_REPLICATION} does not set it: one
+     * replica a broker the cluster has now, up to 3 (a single broker: 1).
+     */
+    public static short replication(Admin admin) {
+        try {
+            int brokers = admin.describeCluster().nodes().get(60, TimeUnit.SECONDS).size();
+            return (short) Math.max(1, Math.min(3, brokers));
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe the Kafka cluster: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
+    }
+
+    /** {@code min.insync.replicas} 2 for a topic of 3 replicas or more, unless it sets its own. */
+    public static Map<String, String> durability(short replication) {
+        return replication >= 3 ? Map.of("min.insync.replicas", "2") : Map.of();
+    }
+
+    private static NewTopic durable(NewTopic topic, short replication) {
+        Map<String, String> configs = new HashMap<>(durability(replication));
+        if (topic.configs() != null) {
+            configs.putAll(topic.configs());
+        }
+        return topic.configs(configs);
+    }
+
+    /**
      * Creates the missing topics, then waits until every partition answers a offset query: producing right
      * after creation can hit KAFKA-15591 (endless OutOfOrderSequenceException, dropped batches).
      */
-    public static void ensure(Admin admin, Namespace namespace, int partitions, java.util.Optional<Short> replication,
+    public static void ensure(Admin admin, Namespace namespace, int partitions, Optional<Short> replication,
             Duration deadline) {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : namespace.topics()) {
-            NewTopic topic = new NewTopic(name, java.util.Optional.of(partitions), replication);
+            NewTopic topic = new NewTopic(name, Optional.of(partitions), replication);
             topic.configs(namespace.compacted().contains(name)
                     ? Map.of("cleanup.policy", "compact", "segment.ms", "3600000", "min.cleanable.dirty.ratio", "0.1")
                     : Map.of("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES)));
@@ -67,9 +100,18 @@ public final class Topics {
         ensure(admin, topics, deadline);
     }
 
-    /** Creates {@code topics} where missing and waits until every partition of them answers (see above). */
+    /**
+     * Creates {@code topics} where missing and waits until every partition of them answers (see above). A topic
+     * without a replication factor gets the cluster's ({@link #replication(Admin)}), with {@code min.insync.replicas}
+     * 2 where it has 3 replicas or more, unless its configs say otherwise: a topic of one replica on a cluster of
+     * three would stop the scan for good when its broker is lost.
+     */
     public static void ensure(Admin admin, List<NewTopic> topics, Duration deadline) {
         List<String> names = topics.stream().map(NewTopic::name).toList();
+        short replication = topics.stream().anyMatch(t -> t.replicationFactor() < 1) ? replication(admin) : 1;
+        topics = topics.stream().map(t -> t.replicationFactor() >= 1 ? durable(t, t.replicationFactor())
+                : durable(new NewTopic(t.name(), Optional.of(t.numPartitions()), Optional.of(replication))
+                        .configs(t.configs() == null ? Map.of() : t.configs()), replication)).toList();
         admin.createTopics(topics).values().forEach((name, future) -> {
             try {
                 future.get();

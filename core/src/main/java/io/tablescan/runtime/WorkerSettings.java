@@ -77,12 +77,11 @@ public final class WorkerSettings {
     public static WorkerSettings fromEnvironment(Map<String, String> env) {
         int attempts = positive(env, MAX_ATTEMPTS, 8);
         int inFlight = positive(env, MAX_IN_FLIGHT, 32);
-        String replication = env.get(TOPIC_REPLICATION);
         return new WorkerSettings(KafkaSettings.fromEnvironment(env), new Accounts(env::get),
                 inFlight,
                 new RetryPolicy(attempts, RetryPolicy.DEFAULT.firstDelay(), RetryPolicy.DEFAULT.maxDelay()),
                 positive(env, TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS),
-                replication == null ? Optional.empty() : Optional.of((short) positive(env, TOPIC_REPLICATION, 1)))
+                topicReplication(env))
                 .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(env))
                 .withReadInFlight(positive(env, READ_IN_FLIGHT, inFlight))
                 .withPlugins(SinkPlugins.fromEnvironment(env)); // a bad folder is one line at start
@@ -121,6 +120,13 @@ public final class WorkerSettings {
     }
 
     /** A positive whole-number setting, or the fallback when unset; a clear error otherwise. */
+    /** {@code TABLESCAN_TOPIC_REPLICATION}, or empty for the cluster's ({@link Topics#replication}). */
+    public static Optional<Short> topicReplication(Map<String, String> env) {
+        String replication = env.get(TOPIC_REPLICATION);
+        return replication == null || replication.isBlank() ? Optional.empty()
+                : Optional.of((short) positive(env, TOPIC_REPLICATION, 1));
+    }
+
     public static int positive(Map<String, String> env, String name, int fallback) {
         String value = env.get(name);
         if (value == null || value.isBlank()) {

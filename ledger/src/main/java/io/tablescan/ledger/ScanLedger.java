@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tablescan.metrics.Health;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.status.ScanFold;
@@ -18,6 +19,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.CloseOptions;
@@ -89,7 +91,18 @@ public final class ScanLedger implements AutoCloseable, Health {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        KafkaStreams streams = new KafkaStreams(topology(kafka), properties(kafka, stateDir));
+        Properties props = properties(kafka, stateDir);
+        if (!props.containsKey(StreamsConfig.REPLICATION_FACTOR_CONFIG)) {
+            // Its changelog as durable as the pipeline's topics: a store of one replica stops the ledger for good
+            // when that replica's broker is lost.
+            short replication;
+            try (Admin admin = Admin.create(kafka.admin())) {
+                replication = Topics.replication(admin);
+            }
+            props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replication);
+            Topics.durability(replication).forEach((name, value) -> props.put(StreamsConfig.topicPrefix(name), value));
+        }
+        KafkaStreams streams = new KafkaStreams(topology(kafka), props);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("ledger stream thread failed, replacing it: {}", e.toString());
             return StreamThreadExceptionResponse.REPLACE_THREAD;

@@ -68,27 +68,54 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 throw new IllegalStateException("port " + clientPort + " is already in use");
             }
             int controllerPort = FreePorts.find();
-            Map<String, String> config = config(clientPort, controllerPort, data);
-            KafkaRaftServer server = null;
-            try {
-                format(data);
-                server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
-                server.startup();
-            } catch (RuntimeException | Error e) { // an Error too: a class that cannot load while the JVM exits
-                if (server != null) {
-                    stopQuietly(server);
-                }
-                if (ownsDir) {
-                    ScratchDirectories.delete(data);
-                }
-                throw e;
-            }
-            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, clientPort, data, ownsDir);
-            broker.awaitReady();
-            return broker;
+            Map<String, String> config = config(1, "1@127.0.0.1:" + controllerPort, clientPort, controllerPort, data, 1);
+            return start(config, data, ownsDir, 1, Uuid.randomUuid().toString(), clientPort);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory", e);
         }
+    }
+
+    /**
+     * Starts node {@code nodeId} (1 to n) of an n-node KRaft cluster on 127.0.0.1, each node both broker and
+     * controller: the nodes' controller ports in node order, one cluster id for all, this node's client port, and a
+     * data directory kept across restarts. The coordinators' topics have min(3, n) replicas. For tests of a cluster
+     * that loses a broker; a user's cluster is a real Kafka deployment.
+     */
+    public static EmbeddedKafkaBroker startNode(int nodeId, List<Integer> controllerPorts, String clusterId, int port,
+            Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the broker's data directory", e);
+        }
+        StringBuilder voters = new StringBuilder();
+        for (int i = 0; i < controllerPorts.size(); i++) {
+            voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(controllerPorts.get(i));
+        }
+        Map<String, String> config = config(nodeId, voters.toString(), port, controllerPorts.get(nodeId - 1), dir,
+                Math.min(3, controllerPorts.size()));
+        return start(config, dir, false, nodeId, clusterId, port);
+    }
+
+    private static EmbeddedKafkaBroker start(Map<String, String> config, Path data, boolean ownsDir, int nodeId,
+            String clusterId, int clientPort) {
+        KafkaRaftServer server = null;
+        try {
+            format(data, nodeId, clusterId);
+            server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
+            server.startup();
+        } catch (RuntimeException | Error e) { // an Error too: a class that cannot load while the JVM exits
+            if (server != null) {
+                stopQuietly(server);
+            }
+            if (ownsDir) {
+                ScratchDirectories.delete(data);
+            }
+            throw e;
+        }
+        EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, clientPort, data, ownsDir);
+        broker.awaitReady();
+        return broker;
     }
 
     /** Stops a server whose start failed, so that nothing writes to its directory once it is deleted. */
@@ -101,11 +128,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    static Map<String, String> config(int clientPort, int controllerPort, Path data) {
+    /** A node's configuration; {@code replicas} of the coordinators' topics (2 in sync where there are 3). */
+    static Map<String, String> config(int nodeId, String voters, int clientPort, int controllerPort, Path data,
+            int replicas) {
+        String inSync = Integer.toString(replicas >= 3 ? 2 : 1);
         return Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
-                Map.entry("node.id", "1"),
-                Map.entry("controller.quorum.voters", "1@127.0.0.1:" + controllerPort),
+                Map.entry("node.id", Integer.toString(nodeId)),
+                Map.entry("controller.quorum.voters", voters),
                 Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort),
                 Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPort),
                 Map.entry("controller.listener.names", "CONTROLLER"),
@@ -113,13 +143,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("inter.broker.listener.name", "PLAINTEXT"),
                 Map.entry("log.dirs", data.toString()),
                 Map.entry("auto.create.topics.enable", "false"),
-                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("offsets.topic.replication.factor", Integer.toString(replicas)),
                 Map.entry("offsets.topic.num.partitions", "5"),
-                Map.entry("transaction.state.log.replication.factor", "1"),
-                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.replication.factor", Integer.toString(replicas)),
+                Map.entry("transaction.state.log.min.isr", inSync),
                 Map.entry("transaction.state.log.num.partitions", "5"),
-                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("share.coordinator.state.topic.replication.factor", Integer.toString(replicas)),
+                Map.entry("share.coordinator.state.topic.min.isr", inSync),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
                 Map.entry("group.consumer.min.session.timeout.ms", "6000"),
                 Map.entry("group.consumer.session.timeout.ms", "10000"),
@@ -135,15 +165,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("num.io.threads", "4"));
     }
 
-    private static void format(Path data) {
+    private static void format(Path data, int nodeId, String clusterId) {
         if (Files.exists(data.resolve("meta.properties"))) {
             return; // formatted before: a restarted broker keeps its cluster id and its data
         }
         try {
             new Formatter()
                     .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
-                    .setNodeId(1)
-                    .setClusterId(Uuid.randomUuid().toString())
+                    .setNodeId(nodeId)
+                    .setClusterId(clusterId)
                     .addDirectory(data.toString())
                     .setMetadataLogDirectory(data.toString())
                     .setControllerListenerName("CONTROLLER")
