@@ -2,7 +2,7 @@ package io.tablescan.backup;
 
 /**
  * Where an export's files live: a local folder or a Blob container (under a prefix). Names are flat
- * ({@code manifest.json}, {@code part-00003-00000.jsonl.gz}); each write replaces the whole file at once, so a
+ * ({@code manifest.json}, {@code part-00003-00000-<run>.jsonl.gz}); each write replaces the whole file at once, so a
  * reader never sees half a file under its name.
  */
 public interface BackupStore {
@@ -14,9 +14,21 @@ public interface BackupStore {
     /** Writes {@code data} as {@code name}, replacing any file of that name. */
     void write(String name, byte[] data);
 
+    /**
+     * Writes {@code data} as {@code name} only if no file has that name, atomically against another writer doing
+     * the same: true if this call created it, false if a file of that name was there.
+     */
+    boolean create(String name, byte[] data);
+
+    /** Deletes the file; one that is not there is no error. */
+    void delete(String name);
+
     /** The file's bytes; a missing file is a {@link BackupException}. */
     byte[] read(String name);
 
     /** Where the files are, for messages: a path or a container URL without any query (never a SAS). */
     String describe();
+
+    /** Where one file is, for messages that ask the user to act on it. */
+    String describe(String name);
 }

@@ -4,7 +4,10 @@ import com.azure.core.util.BinaryData;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.core.util.Context;
+import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.options.BlobParallelUploadOptions;
 import java.io.UncheckedIOException;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -87,6 +90,29 @@ public final class BlobStore implements BackupStore {
         });
     }
 
+    /** A Put Blob with If-None-Match: *, which the service refuses (409) when the blob exists. */
+    @Override
+    public boolean create(String name, byte[] data) {
+        return call(name, () -> {
+            try {
+                container.getBlobClient(prefix + name).uploadWithResponse(new BlobParallelUploadOptions(
+                        BinaryData.fromBytes(data)).setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")),
+                        null, Context.NONE);
+                return true;
+            } catch (BlobStorageException e) {
+                if (e.getStatusCode() == 409 || e.getStatusCode() == 412) { // BlobAlreadyExists, ConditionNotMet
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public void delete(String name) {
+        call(name, () -> container.getBlobClient(prefix + name).deleteIfExists());
+    }
+
     @Override
     public byte[] read(String name) {
         return call(name, () -> container.getBlobClient(prefix + name).downloadContent().toBytes());
@@ -95,6 +121,11 @@ public final class BlobStore implements BackupStore {
     @Override
     public String describe() {
         return "container " + container.getBlobContainerName() + (prefix.isEmpty() ? "" : " under " + prefix);
+    }
+
+    @Override
+    public String describe(String name) {
+        return "the blob " + prefix + name + " of container " + container.getBlobContainerName();
     }
 
     private <T> T call(String what, Supplier<T> request) {

@@ -20,6 +20,18 @@ import java.util.zip.ZipException;
 final class DataFileReader {
     private DataFileReader() {}
 
+    /** The bytes of a file the manifest lists: a missing one makes the export corrupt, not absent. */
+    static byte[] read(BackupStore store, Manifest.DataFile entry) {
+        try {
+            return store.read(entry.name());
+        } catch (BackupException e) {
+            if (e.kind() == BackupException.Kind.NOT_FOUND) {
+                throw bad(entry.name(), "it is listed in " + Manifest.NAME + " but missing from " + store.describe());
+            }
+            throw e;
+        }
+    }
+
     /** Checks the file, handing each row to {@code each} (which must keep nothing if the check may still fail). */
     static void check(Manifest.DataFile entry, byte[] data, Consumer<Row> each) {
         String name = entry.name();

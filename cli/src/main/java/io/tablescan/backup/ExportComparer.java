@@ -113,7 +113,7 @@ public final class ExportComparer {
     private Map<Key, byte[]> load(int p, int partitions, List<Manifest.DataFile> files) {
         Map<Key, byte[]> rows = new HashMap<>();
         for (Manifest.DataFile file : files) {
-            DataFileReader.check(file, store.read(file.name()), row -> {
+            DataFileReader.check(file, DataFileReader.read(store, file), row -> {
                 if (partitionOf(row, partitions) != p) {
                     throw new BackupException(BackupException.Kind.CORRUPT, file.name() + " holds a row whose "
                             + "PartitionKey is not of topic partition " + p + " of " + partitions

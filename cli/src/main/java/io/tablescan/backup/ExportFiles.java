@@ -5,31 +5,37 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.status.ScanTotals;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Stage 2 of an export, for a scan that completed with no failure: the data files from its topic, a check that
- * they hold exactly the rows the scan read, then the manifest, last.
+ * they hold exactly the rows the scan read, then the manifest, last, created only if there is none yet.
  */
 public final class ExportFiles {
     private ExportFiles() {}
 
+    /** As below, for a new run id, naming the source by its alias (tests and benchmarks: no claim is taken). */
     public static Manifest write(KafkaSettings kafka, String topic, ScanTotals totals, BackupStore target) {
-        return write(kafka, topic, totals, target, null, rows -> {});
+        return write(kafka, topic, totals, target, HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()),
+                null, rows -> {});
     }
 
     /**
-     * As above, naming the source account {@code accountName} in the manifest (null: as the scan names it, by
-     * alias), and telling {@code progress} the rows written to files so far after each row.
+     * Writes the files of run {@code runId} (see {@link ExportClaim}), naming the source account {@code accountName}
+     * in the manifest (null: as the scan names it, by alias), and telling {@code progress} the rows written to files
+     * so far after each row. The manifest lists exactly this run's files; if another's manifest got there first,
+     * this run's files are deleted again and the failure is of kind IN_USE.
      */
     public static Manifest write(KafkaSettings kafka, String topic, ScanTotals totals, BackupStore target,
-            String accountName, java.util.function.LongConsumer progress) {
+            String runId, String accountName, java.util.function.LongConsumer progress) {
         if (totals.state() != ScanState.COMPLETED) {
             throw new BackupException(BackupException.Kind.FAILED, "the scan did not complete: no manifest written");
         }
         target.prepare(); // idempotent: the folder or container may not be there yet
         TopicExporter exporter = new TopicExporter(kafka, topic);
-        List<Manifest.DataFile> files = exporter.export(target, progress);
+        List<Manifest.DataFile> files = exporter.export(target, runId, progress);
         long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();
         if (rows != totals.rowsRead()) { // never a manifest over rows lost or doubled on the way
             throw new BackupException(BackupException.Kind.FAILED, "the export's topic holds " + rows
@@ -42,7 +48,12 @@ public final class ExportFiles {
                 Instant.ofEpochMilli(totals.status().getStartMillis()).toString(), Instant.now().toString(),
                 spec.getRowFilter(), spec.getSelect(), spec.getLowerPartition(), spec.getUpperPartition(), rows, files,
                 exporter.partitionCount());
-        target.write(Manifest.NAME, manifest.toJson()); // last: its presence means a finished export
+        if (!target.create(Manifest.NAME, manifest.toJson())) { // last: its presence means a finished export
+            files.forEach(file -> target.delete(file.name()));
+            throw new BackupException(BackupException.Kind.IN_USE, target.describe() + " received another export's "
+                    + Manifest.NAME + " while this one ran (was its claim deleted?): this export's files were removed; "
+                    + "export to another folder, container or prefix");
+        }
         return manifest;
     }
 }

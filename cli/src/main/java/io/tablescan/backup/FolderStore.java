@@ -2,10 +2,13 @@ package io.tablescan.backup;
 
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 
 /** An export in a local folder. A file is written to a temporary name and moved into place, whole or not at all. */
 public final class FolderStore implements BackupStore {
@@ -17,10 +20,17 @@ public final class FolderStore implements BackupStore {
 
     @Override
     public void prepare() {
+        if (Files.exists(folder) && !Files.isDirectory(folder)) {
+            throw new BackupException(BackupException.Kind.BAD_INPUT, folder + " is a file, not a folder");
+        }
         try {
             Files.createDirectories(folder);
+        } catch (FileAlreadyExistsException e) { // a file on the way: /a/b when /a is a file
+            throw new BackupException(BackupException.Kind.BAD_INPUT, "cannot create the folder " + folder + ": "
+                    + e.getFile() + " is a file");
         } catch (IOException e) {
-            throw new BackupException(BackupException.Kind.FAILED, "cannot create the folder " + folder + ": " + e);
+            throw new BackupException(BackupException.Kind.FAILED, "cannot create the folder " + folder + " ("
+                    + reason(e) + ")");
         }
     }
 
@@ -41,8 +51,54 @@ public final class FolderStore implements BackupStore {
                 Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw new BackupException(BackupException.Kind.FAILED, "cannot write " + target + " ("
-                    + e.getClass().getSimpleName() + "): " + e.getMessage());
+            throw new BackupException(BackupException.Kind.FAILED, "cannot write " + target + " (" + reason(e) + ")");
+        }
+    }
+
+    /**
+     * A hard link from a complete temporary file: link(2) fails when the name exists, so of two exports only one
+     * creates it, and a reader never sees it half written. Where hard links are not supported, an exclusive create.
+     */
+    @Override
+    public boolean create(String name, byte[] data) {
+        Path target = folder.resolve(name);
+        Path temporary = null;
+        try {
+            temporary = Files.createTempFile(folder, "." + name + "-", ".tmp");
+            Files.write(temporary, data);
+            try {
+                Files.createLink(target, temporary);
+            } catch (UnsupportedOperationException | FileSystemException e) {
+                if (e instanceof FileAlreadyExistsException) {
+                    return false;
+                }
+                try (var out = Files.newOutputStream(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    out.write(data);
+                }
+            }
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } catch (IOException e) {
+            throw new BackupException(BackupException.Kind.FAILED, "cannot create " + target + " (" + reason(e) + ")");
+        } finally {
+            if (temporary != null) {
+                try {
+                    Files.deleteIfExists(temporary);
+                } catch (IOException e) {
+                    // a leftover hidden temporary file: harmless, readers go by the manifest
+                }
+            }
+        }
+    }
+
+    @Override
+    public void delete(String name) {
+        Path file = folder.resolve(name);
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new BackupException(BackupException.Kind.FAILED, "cannot delete " + file + " (" + reason(e) + ")");
         }
     }
 
@@ -54,12 +110,28 @@ public final class FolderStore implements BackupStore {
         } catch (NoSuchFileException e) {
             throw new BackupException(BackupException.Kind.NOT_FOUND, file + " is missing");
         } catch (IOException e) {
-            throw new BackupException(BackupException.Kind.FAILED, "cannot read " + file + ": " + e.getMessage());
+            throw new BackupException(BackupException.Kind.FAILED, "cannot read " + file + " (" + reason(e) + ")");
         }
     }
 
     @Override
     public String describe() {
         return folder.toString();
+    }
+
+    @Override
+    public String describe(String name) {
+        return folder.resolve(name).toString();
+    }
+
+    /** Why a file operation failed, in words rather than an exception's class name. */
+    private static String reason(IOException e) {
+        return switch (e) {
+            case java.nio.file.AccessDeniedException a -> "permission denied";
+            case NoSuchFileException n -> "no such file or folder: " + n.getFile();
+            case java.nio.file.NotDirectoryException n -> n.getFile() + " is not a folder";
+            case FileSystemException f -> f.getReason() != null ? f.getReason() : "file system error";
+            default -> e.getMessage() != null ? e.getMessage() : "I/O error";
+        };
     }
 }

@@ -47,7 +47,7 @@ public final class Importer {
         AtomicLong count = new AtomicLong();
         forEachFile(manifest, file -> {
             FileBatches batcher = new FileBatches(batch -> count.incrementAndGet());
-            DataFileReader.check(file, store.read(file.name()), row -> {
+            DataFileReader.check(file, DataFileReader.read(store, file), row -> {
                 rowsChecked.incrementAndGet();
                 batcher.add(row);
             });

@@ -10,7 +10,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * One data file being built in memory: rows as JSON lines, gzip-compressed. The same rows give the same bytes
- * (gzip's header carries no time from Java), so a rerun writes an identical file under the same name.
+ * (gzip's header carries no time or name from Java), so a rerun writes an identical file.
  */
 final class PartFile {
     /** Rows per file at most: about 1 to 40 MB compressed for typical rows. */
@@ -37,9 +37,15 @@ final class PartFile {
         return String.format("part-%05d-%05d.jsonl.gz", partition, sequence);
     }
 
-    /** The topic partition a file name of {@link #name} is of; -1 for another name. */
+    /** A file's name in the export run {@code runId}: no other run writes a file of this name. */
+    static String name(int partition, int sequence, String runId) {
+        return String.format("part-%05d-%05d-%s.jsonl.gz", partition, sequence, runId);
+    }
+
+    /** The topic partition a file name of {@link #name} is of (with a run id or, as before, without); -1 for another. */
     static int partitionOf(String fileName) {
-        var m = java.util.regex.Pattern.compile("part-(\\d{1,9})-\\d+\\.jsonl\\.gz").matcher(fileName);
+        var m = java.util.regex.Pattern.compile("part-(\\d{1,9})-\\d+(?:-[0-9a-z]{1,32})?\\.jsonl\\.gz")
+                .matcher(fileName);
         return m.matches() ? Integer.parseInt(m.group(1)) : -1;
     }
 

@@ -22,9 +22,10 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Stage 2 of an export: the rows the scan published exactly once into its private topic become data files. Each
- * partition is read read_committed from its start and cut into {@code part-<partition>-<n>.jsonl.gz} at fixed row
- * counts, so a rerun over the same topic writes the same files under the same names: a row is never in two files,
- * and rows of aborted transactions (a crashed worker's attempt) are never read at all.
+ * partition is read read_committed from its start and cut into {@code part-<partition>-<n>-<run>.jsonl.gz} at fixed
+ * row counts, so a rerun over the same topic writes the same files: a row is never in two files, and rows of
+ * aborted transactions (a crashed worker's attempt) are never read at all. The run's id in each name keeps the
+ * files of other runs onto the same target apart.
  */
 public final class TopicExporter {
     /** How long a transaction left open by a killed worker may hold a partition (the producers' timeout is 60 s). */
@@ -45,14 +46,15 @@ public final class TopicExporter {
      * Writes every partition's files to {@code store}, {@value #READERS} partitions at once (each file is built in
      * memory, so this also bounds the memory); returns their entries, in partition then file order.
      */
-    public List<Manifest.DataFile> export(BackupStore store, java.util.function.LongConsumer progress) {
+    public List<Manifest.DataFile> export(BackupStore store, String runId, java.util.function.LongConsumer progress) {
         List<TopicPartition> partitions = partitions();
         AtomicLong rows = new AtomicLong();
         List<Manifest.DataFile> files = new ArrayList<>();
         try (Admin admin = kafka.newAdmin(); ExecutorService pool = Executors.newFixedThreadPool(READERS)) {
             List<Future<List<Manifest.DataFile>>> parts = new ArrayList<>();
             for (TopicPartition partition : partitions) {
-                parts.add(pool.submit(() -> export(admin, partition, store, () -> progress.accept(rows.incrementAndGet()))));
+                parts.add(pool.submit(() -> export(admin, partition, store, runId,
+                        () -> progress.accept(rows.incrementAndGet()))));
             }
             for (Future<List<Manifest.DataFile>> part : parts) {
                 try {
@@ -109,13 +111,14 @@ public final class TopicExporter {
     }
 
     /** One partition's files, read from its start to its committed end. */
-    private List<Manifest.DataFile> export(Admin admin, TopicPartition partition, BackupStore store, Runnable each) {
+    private List<Manifest.DataFile> export(Admin admin, TopicPartition partition, BackupStore store, String runId,
+            Runnable each) {
         List<Manifest.DataFile> files = new ArrayList<>();
         PartFile[] file = {null};
         int[] sequence = {0};
         read(admin, partition, value -> {
             if (file[0] == null) {
-                file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++));
+                file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++, runId));
             }
             file[0].add(value);
             if (file[0].full()) {

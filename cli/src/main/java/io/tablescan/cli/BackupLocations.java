@@ -61,7 +61,7 @@ final class BackupLocations {
     /** The command's line and exit code for a backup failure. */
     static UserError error(BackupException e) {
         int code = switch (e.kind()) {
-            case BAD_INPUT -> UserError.USAGE;
+            case BAD_INPUT, IN_USE -> UserError.USAGE;
             case NOT_FOUND -> UserError.NOT_FOUND;
             case DENIED -> UserError.DENIED;
             case UNREACHABLE -> UserError.UNREACHABLE;

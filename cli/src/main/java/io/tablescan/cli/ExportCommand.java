@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.ExportClaim;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.ExportFiles;
 import io.tablescan.runtime.KafkaSettings;
@@ -80,18 +81,21 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
-        try {
-            target.prepare();
-            if (target.exists(Manifest.NAME)) { // its files would be overwritten under a manifest that lists them
-                throw new UserError(UserError.USAGE, target.describe() + " already holds a finished export ("
-                        + Manifest.NAME + "): export to another folder, container or prefix");
-            }
-        } catch (BackupException e) {
-            throw BackupLocations.error(e);
-        }
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
         }
+        ExportClaim claim;
+        try {
+            claim = ExportClaim.take(target); // for the whole run: a second export onto the target is refused
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
+        }
+        try (claim) {
+            return run(cluster, source, target, claim.runId());
+        }
+    }
+
+    private int run(KafkaSettings cluster, TableStore source, BackupStore target, String runId) {
         String sourceName = sourceAccount.name();
         Accounts accounts = new Accounts(name -> null).register(sourceName, source);
         ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable))).build();
@@ -108,7 +112,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
             }, io.tablescan.control.ScanStarter::start, printer, interrupt, (kafka, outcome) -> {
                 String topic = kafka.namespace().topic(role);
                 try {
-                    return finish(kafka, topic, outcome, target, accountName(), printer);
+                    return finish(kafka, topic, outcome, target, runId, accountName(), printer);
                 } finally {
                     deleteTopic(kafka, topic);
                 }
@@ -118,7 +122,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
 
     /** Stage 2 once the scan ended: the files and the manifest, only for a scan that completed with no failure. */
     private static int finish(KafkaSettings kafka, String topic, CopyRun.Outcome outcome, BackupStore target,
-            String accountName, ProgressPrinter printer) {
+            String runId, String accountName, ProgressPrinter printer) {
         ScanTotals totals = outcome.totals();
         if (outcome.interrupted()) {
             throw new UserError(UserError.INTERRUPTED, "interrupted: no manifest was written, so " + target.describe()
@@ -135,7 +139,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         try {
             System.out.println("writing the data files to " + target.describe() + "...");
             java.util.concurrent.atomic.AtomicLong lastLine = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
-            manifest = ExportFiles.write(kafka, topic, totals, target, accountName, written -> {
+            manifest = ExportFiles.write(kafka, topic, totals, target, runId, accountName, written -> {
                 long last = lastLine.get(); // called by each partition's reader: one line every 5 s, as copy's
                 if (System.nanoTime() - last >= 5_000_000_000L && lastLine.compareAndSet(last, System.nanoTime())) {
                     System.out.printf("  %,d of %,d rows in files%n", written, totals.rowsRead());

@@ -89,7 +89,8 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
                 .to(new TableRef(destName, destTable)).build();
         System.out.printf("writing %s in %,d batches through the workers%n",
                 ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
-        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local()).fromFiles();
+        ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
+                .fromFiles(from.describe());
         Manifest checked = manifest;
         long batchCount = batches;
         try (Interrupt interrupt = Interrupt.onSigint()) {

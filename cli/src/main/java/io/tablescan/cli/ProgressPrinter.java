@@ -27,6 +27,8 @@ public final class ProgressPrinter {
     private boolean barShown;
     /** An import's summary: its rows come from files, so it has no partitions counted and no next --since. */
     private boolean fromFiles;
+    /** An import's source as the lines name it: the export's folder, or its container and prefix. */
+    private String filesSource;
     /** What a scan into a command's private topic is for (an export's first stage), named instead of the topic. */
     private String purpose;
     private boolean nextSince = true;
@@ -63,10 +65,16 @@ public final class ProgressPrinter {
         this.sinceMillis = clock.getAsLong();
     }
 
-    /** The summary of an import: rows read from an export's files. */
-    ProgressPrinter fromFiles() {
+    /** The lines of an import: rows read from the files of the export in {@code source} (a folder, a container). */
+    ProgressPrinter fromFiles(String source) {
         this.fromFiles = true;
+        this.filesSource = "the export in " + source;
         return this;
+    }
+
+    /** The source as a line names it: account/table, or for an import the export it reads. */
+    private String source(ScanSpec spec) {
+        return fromFiles ? filesSource : spec.getSource().getAccount() + "/" + spec.getSource().getTable();
     }
 
     /**
@@ -94,6 +102,10 @@ public final class ProgressPrinter {
     /** The scan is seeded now: the wait for its first record counts from here. */
     void progressHeader(ScanSpec spec) {
         sinceMillis = clock.getAsLong();
+        if (fromFiles) { // no page size: the files are read whole
+            out.printf("scan %s: %s -> %s%n", spec.getScanId(), filesSource, target(spec, false));
+            return;
+        }
         out.printf("scan %s: %s -> %s, page size %d%s%n", spec.getScanId(), spec.getSource().getTable(),
                 purpose != null ? purpose : target(spec, false), spec.getPageSize(), selection(spec).map(s -> "; " + s).orElse(""));
     }
@@ -214,8 +226,7 @@ public final class ProgressPrinter {
         }
         out.printf("scan %s %s%n", t.scanId(), describe(t));
         if (t.spec() != null) {
-            out.printf("  tables:        %s/%s -> %s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable(),
-                    purpose != null ? purpose : target(t.spec(), true));
+            out.printf("  tables:        %s -> %s%n", source(t.spec()), purpose != null ? purpose : target(t.spec(), true));
         }
         out.printf("  rows read:     %,d %s%n", t.rowsRead(), fromFiles ? "from the export's files"
                 : "in " + plural(t.partitions(), "partition"));

@@ -58,6 +58,35 @@ class BackupFilesTest {
     }
 
     @Test
+    void aFileNameCarriesItsRunAndItsPartitionReadsWithOrWithoutOne() {
+        assertThat(PartFile.name(3, 7, "0a1b2c3d")).isEqualTo("part-00003-00007-0a1b2c3d.jsonl.gz");
+        assertThat(PartFile.partitionOf("part-00003-00007-0a1b2c3d.jsonl.gz")).isEqualTo(3);
+        assertThat(PartFile.partitionOf("part-00012-00000.jsonl.gz")).as("an export of the previous version").isEqualTo(12);
+        assertThat(PartFile.partitionOf("other.jsonl.gz")).isEqualTo(-1);
+    }
+
+    @Test
+    void aFolderCreatesAFileOnceAndAClaimIsTakenOnce(@TempDir Path folder) throws Exception {
+        FolderStore store = new FolderStore(folder);
+        assertThat(store.create("m.json", new byte[] {1})).isTrue();
+        assertThat(store.create("m.json", new byte[] {2})).isFalse();
+        assertThat(store.read("m.json")).containsExactly(1);
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(folder)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("m.json"); // no temporary left
+        }
+        try (ExportClaim claim = ExportClaim.take(store)) {
+            assertThat(claim.runId()).matches("[0-9a-f]{8}");
+            assertThatThrownBy(() -> ExportClaim.take(store)).isInstanceOf(BackupException.class)
+                    .hasMessageContaining("is being written by another export (pid " + ProcessHandle.current().pid())
+                    .hasMessageContaining("delete " + folder.resolve(ExportClaim.NAME));
+        }
+        assertThat(store.exists(ExportClaim.NAME)).as("released").isFalse();
+        store.write(Manifest.NAME, new byte[] {1});
+        assertThatThrownBy(() -> ExportClaim.take(store)).hasMessageContaining("already holds a finished export");
+        assertThat(store.exists(ExportClaim.NAME)).isFalse();
+    }
+
+    @Test
     void aManifestRoundTripsAndItsTotalsAreChecked() {
         var files = List.of(new Manifest.DataFile("part-00000-00000.jsonl.gz", 2, 10, "0".repeat(64)));
         Manifest m = new Manifest(1, "prod", "T", "scan-1", "2026-11-25T00:00:00Z", "2026-11-25T00:01:00Z", null, null,

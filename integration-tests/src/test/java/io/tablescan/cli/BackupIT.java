@@ -62,7 +62,7 @@ class BackupIT {
         long rows = 0;
         for (Manifest.DataFile file : manifest.files()) {
             byte[] data = Files.readAllBytes(export.resolve(file.name()));
-            assertThat(file.name()).matches("part-\\d{5}-\\d{5}\\.jsonl\\.gz");
+            assertThat(file.name()).matches("part-\\d{5}-\\d{5}-[0-9a-f]{8}\\.jsonl\\.gz"); // the run's id last
             assertThat(data.length).isEqualTo(file.bytes());
             assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data)))
                     .isEqualTo(file.sha256());
@@ -196,6 +196,13 @@ class BackupIT {
         copyExport(temp);
         Files.delete(temp.resolve("manifest.json"));
         assertRefused(temp, "badnomanifest", 4, "no manifest.json in");
+    }
+
+    @Test
+    void aMissingDataFileIsACorruptExport(@TempDir Path temp) throws Exception {
+        copyExport(temp);
+        Files.delete(temp.resolve(lastFile()));
+        assertRefused(temp, "badmissingfile", 1, lastFile() + " is not valid: it is listed in manifest.json but missing");
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 /** Runs ./tablescan commands as separate JVMs on this test's class path; stops them all on close. */
 final class ChildProcesses implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
+    private final java.util.Set<String> labels = new java.util.HashSet<>();
     private final Path logs;
 
     ChildProcesses(String name) {
@@ -36,6 +37,13 @@ final class ChildProcesses implements AutoCloseable {
 
     /** Starts an arbitrary command (the image's entrypoint), logged and stopped like the others. */
     Process start(String label, Map<String, String> env, List<String> command) {
+        if (labels.add(label)) { // a log left by an earlier run of the test is not this run's
+            try {
+                Files.deleteIfExists(logs.resolve(label + ".log"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(label + ".log").toFile()));
         builder.environment().putAll(env);

@@ -21,9 +21,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Accounts signed in by connection string and by endpoint plus SAS token; no byte of any record of the copies' topics
- * (read while they exist) and no line of any log holds the account key or the SAS signature.
+ * (read while they exist) and no line of any log holds the account key or the SAS signature. The children log
+ * through the tool's own logback configuration (not the tests'), at DEBUG with the Azure SDK's logging on.
  */
 class CredentialsIT {
+    /** The tool's logback files, which a child on the test class path would otherwise not use. */
+    static final String TOOL_LOGGING = "-Dlogback.configurationFile=logback.xml";
+
     @Test
     void copiesWithASasTokenAndAConnectionStringAndNeverLeaksEither() throws Exception {
         var azurite = LocalServices.azurite();
@@ -40,7 +44,7 @@ class CredentialsIT {
                 "TABLESCAN_ACCOUNT_READONLY_SAS_TOKEN", readOnlySas,
                 "TABLESCAN_ACCOUNT_KEYED_CONNECTION_STRING", azurite.connectionString(),
                 "TABLESCAN_LOG_LEVEL", "DEBUG", "TABLESCAN_AZURE_LOG_LEVEL", "DEBUG", "AZURE_HTTP_LOG_DETAIL_LEVEL", "HEADERS",
-                "TABLESCAN_FAULT_RATE", "0.05");
+                "TABLESCAN_FAULT_RATE", "0.05", "JAVA_TOOL_OPTIONS", TOOL_LOGGING);
         try (ChildProcesses children = new ChildProcesses("credentials");
                 PrivateTopicRecorder privateTopics = new PrivateTopicRecorder(KafkaSettings.of(bootstrap))) {
             Process copy = children.start("copy", env, "copy", "--source-account", "signed", "--source-table",
@@ -65,7 +69,7 @@ class CredentialsIT {
                     sas.replaceAll(".*sig=([^&]*).*", "$1"));
             for (String label : List.of("copy", "denied")) {
                 String log = children.output(label);
-                assertThat(log).as(label + " log is not empty").contains("DEBUG");
+                assertThat(log).as(label + " log is not empty").contains(label.equals("copy") ? "DEBUG" : "403");
                 secrets.forEach(secret -> assertThat(log).as(label + " log").doesNotContain(secret));
             }
             // A copy with --kafka works in topics of its own, deleted when it ends: they were read while it ran.
@@ -76,6 +80,47 @@ class CredentialsIT {
                     .anyMatch(t -> t.endsWith(entityBatches.substring(entityBatches.indexOf('.'))));
             for (String secret : secrets) {
                 assertThat(indexOf(copysOwn, secret.getBytes(StandardCharsets.UTF_8))).as("a secret in Kafka").isEqualTo(-1);
+            }
+        }
+    }
+
+    @Test
+    void exportsAndImportsThroughABlobSasAliasAndNoLogLineHoldsTheSignature() throws Exception {
+        SampleTable.write(LocalServices.store(), "credblobsource", SampleTable.rows(500), 8);
+        var blobs = new com.azure.storage.blob.BlobServiceClientBuilder()
+                .connectionString(AzuriteBlob.shared().connectionString()).buildClient();
+        String sas = blobs.generateAccountSas(new com.azure.storage.common.sas.AccountSasSignatureValues(
+                OffsetDateTime.now().plusHours(1), com.azure.storage.common.sas.AccountSasPermission.parse("rwdlc"),
+                com.azure.storage.common.sas.AccountSasService.parse("b"),
+                com.azure.storage.common.sas.AccountSasResourceType.parse("sco")));
+        String signature = sas.replaceAll(".*sig=([^&]*).*", "$1");
+        List<String> secrets = List.of(signature, URLDecoder.decode(signature, StandardCharsets.UTF_8),
+                LocalServices.azurite().accountKey());
+        Map<String, String> env = new java.util.HashMap<>(Map.of(
+                "TABLESCAN_ACCOUNT_SASBLOB_BLOB_ENDPOINT", AzuriteBlob.shared().endpoint(),
+                "TABLESCAN_ACCOUNT_SASBLOB_SAS_TOKEN", sas,
+                "TABLESCAN_ACCOUNT_KEYED_CONNECTION_STRING", LocalServices.azurite().connectionString(),
+                "TABLESCAN_LOG_LEVEL", "DEBUG", "TABLESCAN_AZURE_LOG_LEVEL", "DEBUG",
+                "AZURE_HTTP_LOG_DETAIL_LEVEL", "BODY_AND_HEADERS", "JAVA_TOOL_OPTIONS", TOOL_LOGGING));
+        try (ChildProcesses children = new ChildProcesses("credentials-blob-" + System.nanoTime())) {
+            Process export = children.start("export", env, "export", "--source-account", "keyed", "--source-table",
+                    "credblobsource", "--to-container", "credbackups", "--to-prefix", "sas/1", "--to-account", "sasblob");
+            assertThat(export.waitFor(3, TimeUnit.MINUTES)).isTrue();
+            assertThat(export.exitValue()).as(children.output("export")).isZero();
+            env.put("TABLESCAN_AZURE_LOG_LEVEL", "VERBOSE"); // the SDK's own name for its most detailed level
+            env.put("TABLESCAN_LOG_FORMAT", "json");
+            Process in = children.start("import", env, "import", "--from-container", "credbackups", "--from-prefix",
+                    "sas/1", "--from-account", "sasblob", "--dest-account", "keyed", "--dest-table", "credblobrestored");
+            assertThat(in.waitFor(3, TimeUnit.MINUTES)).isTrue();
+            assertThat(in.exitValue()).as(children.output("import")).isZero();
+            TableComparer.Result check = TableComparer.compare(LocalServices.store(), "credblobsource",
+                    LocalServices.store(), "credblobrestored");
+            assertThat(check.equal()).as(check.examples().toString()).isTrue();
+            for (String label : List.of("export", "import")) {
+                String log = children.output(label);
+                assertThat(log).as(label + ": the Blob requests' URLs are logged, masked").contains("sig=REDACTED")
+                        .contains("DEBUG");
+                secrets.forEach(secret -> assertThat(log).as(label + " log").doesNotContain(secret));
             }
         }
     }

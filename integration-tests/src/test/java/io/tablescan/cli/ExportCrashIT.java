@@ -61,9 +61,16 @@ class ExportCrashIT {
             assertThat(t.rowsRead()).isEqualTo(ROWS);
 
             Manifest manifest = ExportFiles.write(cluster.kafka, topic, t, new FolderStore(folder));
-            // a rerun of stage 2 over the same topic writes the same files: nothing listed twice, nothing new
-            Manifest again = ExportFiles.write(cluster.kafka, topic, t, new FolderStore(folder));
-            assertThat(again.files()).isEqualTo(manifest.files());
+            // a rerun of stage 2 over the same topic writes the same files (under its own run's names)
+            Manifest again = ExportFiles.write(cluster.kafka, topic, t, new FolderStore(folder.resolve("again")));
+            assertThat(again.files()).hasSameSizeAs(manifest.files());
+            for (int i = 0; i < manifest.files().size(); i++) {
+                Manifest.DataFile one = manifest.files().get(i);
+                Manifest.DataFile two = again.files().get(i);
+                assertThat(List.of(two.rows(), two.bytes(), two.sha256())).isEqualTo(List.of(one.rows(), one.bytes(), one.sha256()));
+                assertThat(two.name().replaceAll("-[0-9a-f]+\\.jsonl\\.gz$", ""))
+                        .isEqualTo(one.name().replaceAll("-[0-9a-f]+\\.jsonl\\.gz$", ""));
+            }
             assertThat(manifest.totalRows()).isEqualTo(ROWS);
             Set<String> keys = new HashSet<>();
             for (Manifest.DataFile file : manifest.files()) {

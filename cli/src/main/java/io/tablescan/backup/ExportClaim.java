@@ -1,0 +1,126 @@
+package io.tablescan.backup;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One export's claim on its target for its whole run: {@value #NAME}, created only if absent (an exclusive create in
+ * a folder, If-None-Match on Blob), naming the run, host, process and start. A second export onto the target is
+ * refused while it is there. It goes when the export ends, however it ends (a shutdown hook for a second Ctrl-C or
+ * SIGTERM); only a killed process (SIGKILL, a lost machine) leaves it, and the refusal says how to clear it by hand.
+ */
+public final class ExportClaim implements AutoCloseable {
+    public static final String NAME = "export-in-progress.json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final BackupStore store;
+    private final String runId;
+    private final byte[] marker;
+    private final Thread onExit;
+
+    private ExportClaim(BackupStore store, String runId, byte[] marker) {
+        this.store = store;
+        this.runId = runId;
+        this.marker = marker;
+        this.onExit = new Thread(this::release, "export-claim-release");
+    }
+
+    /**
+     * Claims {@code store} for a new run; a {@link BackupException} of kind IN_USE when another export holds it or it
+     * holds a finished export.
+     */
+    public static ExportClaim take(BackupStore store) {
+        store.prepare();
+        refuseFinished(store); // before the claim, so that a finished export is named as such
+        String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        ProcessHandle self = ProcessHandle.current();
+        byte[] marker;
+        try {
+            marker = JSON.writeValueAsBytes(Map.of("runId", runId, "host", host(), "pid", self.pid(),
+                    "started", Instant.now().toString()));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        if (!store.create(NAME, marker)) {
+            throw held(store);
+        }
+        ExportClaim claim = new ExportClaim(store, runId, marker);
+        Runtime.getRuntime().addShutdownHook(claim.onExit);
+        try {
+            refuseFinished(store); // one that finished between the first check and the claim
+        } catch (BackupException e) {
+            claim.close();
+            throw e;
+        }
+        return claim;
+    }
+
+    /** This run's id, part of each data file's name so that no other run's files can be taken for this one's. */
+    public String runId() {
+        return runId;
+    }
+
+    /** Gives the target up, if the claim is still this run's. */
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(onExit);
+        } catch (IllegalStateException e) {
+            // the JVM is exiting: the hook runs release itself
+        }
+        release();
+    }
+
+    private void release() {
+        try {
+            if (Arrays.equals(store.read(NAME), marker)) {
+                store.delete(NAME);
+            }
+        } catch (BackupException e) {
+            if (e.kind() != BackupException.Kind.NOT_FOUND) {
+                System.err.println("tablescan: warning: could not remove " + store.describe(NAME) + " (" + e.getMessage()
+                        + "); delete it before the next export to " + store.describe());
+            }
+        }
+    }
+
+    private static void refuseFinished(BackupStore store) {
+        if (store.exists(Manifest.NAME)) { // its files would be mixed with this run's under a manifest
+            throw new BackupException(BackupException.Kind.IN_USE, store.describe() + " already holds a finished export ("
+                    + Manifest.NAME + "): export to another folder, container or prefix");
+        }
+    }
+
+    /** The refusal when another run's marker is there: who holds it, and how to clear a claim left by a killed run. */
+    private static BackupException held(BackupStore store) {
+        String who = "";
+        boolean gone = false;
+        try {
+            JsonNode m = JSON.readTree(store.read(NAME));
+            long pid = m.path("pid").asLong(-1);
+            String host = m.path("host").asText("?");
+            who = " (pid " + pid + " on " + host + ", since " + m.path("started").asText("?") + ")";
+            gone = host.equals(host()) && pid > 0 && ProcessHandle.of(pid).isEmpty();
+        } catch (IOException | BackupException e) {
+            // an unreadable or vanished marker: refuse all the same, without the details
+        }
+        return new BackupException(BackupException.Kind.IN_USE, store.describe() + " is being written by another export"
+                + who + (gone ? ", a process that is no longer running" : "") + ": export to another folder, container or "
+                + "prefix, or, if that export was killed, delete " + store.describe(NAME) + " and run this one again");
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "an unknown host";
+        }
+    }
+}
