@@ -1,8 +1,10 @@
 package io.tablescan.backup;
 
+import com.azure.core.http.HttpHeaderName;
 import com.azure.core.util.BinaryData;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobServiceVersion;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.core.util.Context;
 import com.azure.storage.blob.models.BlobRequestConditions;
@@ -20,6 +22,11 @@ import java.util.function.Supplier;
 public final class BlobStore implements BackupStore {
     /** The account settings a Blob container is opened with, besides the table accounts' CONNECTION_STRING. */
     public static final String BLOB_ENDPOINT = "BLOB_ENDPOINT";
+    /**
+     * The Blob API version sent: one Azure accepts and so does Azurite 3.35 (the newest Azurite on Node 20), which
+     * refuses versions newer than its own unless started with --skipApiVersionCheck; the SDK's default is newer.
+     */
+    public static final BlobServiceVersion SERVICE_VERSION = BlobServiceVersion.V2025_11_05;
 
     private final BlobContainerClient container;
     private final String prefix;
@@ -32,7 +39,8 @@ public final class BlobStore implements BackupStore {
     /** A container of the account a connection string names (it needs a BlobEndpoint or an AccountName). */
     public static BlobStore fromConnectionString(String connectionString, String container, String prefix) {
         try {
-            return new BlobStore(new BlobServiceClientBuilder().connectionString(connectionString).buildClient()
+            return new BlobStore(new BlobServiceClientBuilder().connectionString(connectionString)
+                    .serviceVersion(SERVICE_VERSION).buildClient()
                     .getBlobContainerClient(container), prefix);
         } catch (IllegalArgumentException e) {
             throw new BackupException(BackupException.Kind.BAD_INPUT, "the Blob connection string is not valid");
@@ -55,7 +63,8 @@ public final class BlobStore implements BackupStore {
             return null;
         }
         try {
-            BlobServiceClientBuilder builder = new BlobServiceClientBuilder().endpoint(endpoint);
+            BlobServiceClientBuilder builder = new BlobServiceClientBuilder().endpoint(endpoint)
+                    .serviceVersion(SERVICE_VERSION);
             if (sasToken != null) {
                 builder.sasToken(sasToken);
             } else {
@@ -128,6 +137,21 @@ public final class BlobStore implements BackupStore {
         return "the blob " + prefix + name + " of container " + container.getBlobContainerName();
     }
 
+    /**
+     * A refusal of the x-ms-version header: Azurite names the API version in its message, Azure the header; a HEAD
+     * request has no body to tell, and every other header we send is one the SDK formats.
+     */
+    private static boolean refusedVersion(BlobStorageException e) {
+        String message = String.valueOf(e.getServiceMessage()) + e.getMessage();
+        return "InvalidHeaderValue".equals(String.valueOf(e.getErrorCode())) && (message.contains("API version")
+                || message.contains("x-ms-version") || e.getResponse().getRequest().getHttpMethod().name().equals("HEAD"));
+    }
+
+    private static String sentVersion(BlobStorageException e) {
+        String sent = e.getResponse().getRequest().getHeaders().getValue(HttpHeaderName.fromString("x-ms-version"));
+        return sent == null ? SERVICE_VERSION.getVersion() : sent;
+    }
+
     private <T> T call(String what, Supplier<T> request) {
         try {
             return request.get();
@@ -137,7 +161,10 @@ public final class BlobStore implements BackupStore {
                     : status == 401 || status == 403 ? BackupException.Kind.DENIED : BackupException.Kind.FAILED;
             String where = what.equals("the container") ? describe() : prefix + what + " in " + describe();
             throw new BackupException(kind, (status == 404 ? where + " is missing" : "Blob storage refused " + where)
-                    + " (HTTP " + status + (e.getErrorCode() == null ? "" : " " + e.getErrorCode()) + ")");
+                    + " (HTTP " + status + (e.getErrorCode() == null ? "" : " " + e.getErrorCode()) + ")"
+                    + (refusedVersion(e) ? ": the Blob endpoint does not accept API version " + sentVersion(e)
+                    + "; use Azurite 3.35 or later (or start it with --skipApiVersionCheck), or a Blob endpoint of"
+                    + " Azure Storage" : ""));
         } catch (UncheckedIOException | com.azure.core.exception.AzureException e) {
             throw new BackupException(BackupException.Kind.UNREACHABLE, "Blob storage is unreachable ("
                     + e.getClass().getSimpleName() + ") for " + describe());

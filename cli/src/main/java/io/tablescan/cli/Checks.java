@@ -3,18 +3,16 @@ package io.tablescan.cli;
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.azure.ODataFilter;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.KafkaWait;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableNames;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 
 /** Up-front checks of what the user gave, each failing with one clear line. */
 final class Checks {
@@ -184,15 +182,22 @@ final class Checks {
         }
     }
 
+    /**
+     * Waits, up to TABLESCAN_KAFKA_WAIT (one line says so), for a cluster that is starting; a host that does not
+     * resolve, or a cluster still silent at the limit, is one line and exit 3.
+     */
     static void kafkaReachable(KafkaSettings kafka) {
         bootstrapServers(kafka.bootstrapServers());
-        var props = kafka.admin();
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "8000");
-        try (Admin admin = kafka.clients().admin(props)) {
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs(8000)).nodes().get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new UserError(UserError.UNREACHABLE, "cannot reach Kafka at " + kafka.bootstrapServers());
+        Duration limit;
+        try {
+            limit = KafkaWait.limit(System.getenv());
+        } catch (IllegalArgumentException e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
+        }
+        try {
+            KafkaWait.await(kafka, limit, System.err::println);
+        } catch (KafkaWait.Unreachable e) {
+            throw new UserError(UserError.UNREACHABLE, e.getMessage());
         }
     }
 }

@@ -53,12 +53,27 @@ final class StatusCommand implements Callable<Integer> {
             }
             ProgressPrinter printer = new ProgressPrinter(System.out)
                     .hints(ProgressPrinter.Hints.cluster(kafka.bootstrapServers()));
-            ScanTotals t = known(reader, scanId);
+            ScanTotals t = watch ? knownOrStarted(reader, scanId) : known(reader, scanId);
             if (!watch) {
                 printer.summary(t);
                 return 0;
             }
             return printer.summary(wait.await(reader, scanId, ScanTotals::ended, printer));
+        }
+    }
+
+    /**
+     * For commands that wait: a scan the ledger has not recorded yet but whose start is in the events topic (a
+     * ledger that is starting or catching up) is waited for, not unknown.
+     */
+    static ScanTotals knownOrStarted(ScanStatusReader reader, String scanId) {
+        try {
+            return known(reader, scanId);
+        } catch (UserError e) {
+            if (e.exitCode() == UserError.NOT_FOUND && reader.hasEvents(scanId)) {
+                return new ScanTotals(scanId, null);
+            }
+            throw e;
         }
     }
 

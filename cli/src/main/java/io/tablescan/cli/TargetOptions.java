@@ -26,6 +26,13 @@ final class TargetOptions {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     /** The copy-worker's built-in sink that --to-topic names. */
     static final String TOPIC = "topic";
+    /** The topic sink's compression option and its values (checked by the sink as well). */
+    static final String COMPRESSION = "compression";
+    /** Set: an existing topic's compression.type is changed too (only when --topic-compression was given). */
+    static final String COMPRESSION_OF_EXISTING = "compression-of-existing";
+    static final List<String> COMPRESSIONS = List.of("none", "gzip", "snappy", "lz4", "zstd");
+    /** Readable by every Kafka client, KafkaJS included, with no extra codec. */
+    static final String DEFAULT_COMPRESSION = "gzip";
 
     @Option(names = "--dest-table", paramLabel = "TABLE", description = "The table to copy into, created if missing; "
             + "not the source itself. Rows with the source's keys are replaced, its other rows kept. "
@@ -36,6 +43,11 @@ final class TargetOptions {
             + "if missing): one record per row, its keys as key and its JSON as value, exactly once for read_committed "
             + "consumers. copy needs --kafka with it.")
     String toTopic;
+
+    @Option(names = "--topic-compression", paramLabel = "TYPE", description = "With --to-topic: the topic's "
+            + "compression.type, none, gzip, snappy, lz4 or zstd (default: gzip, which every client reads; KafkaJS "
+            + "needs a codec for the others).")
+    String topicCompression;
 
     @Option(names = "--sink", paramLabel = "TYPE", description = "Or hand every row to the sink of this type instead "
             + "of a table: a built-in one, or one from a plugin jar in the TABLESCAN_PLUGINS folder.")
@@ -72,6 +84,12 @@ final class TargetOptions {
         }
         if (given.size() > 1) {
             throw new UserError(UserError.USAGE, "give one target, not " + String.join(" and ", given));
+        }
+        if (topicCompression != null && toTopic == null) {
+            throw new UserError(UserError.USAGE, "--topic-compression needs --to-topic NAME");
+        }
+        if (topicCompression != null && !COMPRESSIONS.contains(topicCompression)) {
+            throw new UserError(UserError.USAGE, "--topic-compression must be one of " + String.join(", ", COMPRESSIONS));
         }
         if (sinkType == null && (sinkTarget != null || sinkOptions != null)) {
             throw new UserError(UserError.USAGE, (sinkTarget != null ? "--sink-target" : "--sink-option")
@@ -156,7 +174,10 @@ final class TargetOptions {
     /** The scan's target on {@code account} (null: a sink that needs none). */
     ScanSpecs.Copy applyTo(ScanSpecs.Copy spec, String account) {
         if (toTopic != null) {
-            return spec.sink(new SinkRef(TOPIC, null, toTopic, Map.of())); // on the workers' own Kafka cluster
+            // On the workers' own cluster. A topic that exists keeps its compression.type unless it was asked for.
+            return spec.sink(new SinkRef(TOPIC, null, toTopic, topicCompression == null
+                    ? Map.of(COMPRESSION, DEFAULT_COMPRESSION)
+                    : Map.of(COMPRESSION, topicCompression, COMPRESSION_OF_EXISTING, "set")));
         }
         return toTable() ? spec.to(new TableRef(account, destTable))
                 : spec.sink(new SinkRef(sinkType, account, sinkTarget == null ? "" : sinkTarget, options()));

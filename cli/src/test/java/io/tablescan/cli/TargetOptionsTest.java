@@ -59,6 +59,10 @@ class TargetOptionsTest {
                     "--to-topic must be a Kafka topic name");
             Cli.assertOneLine(Cli.run(with(command, "--sink", "topic", "--sink-target", "rows")), UserError.USAGE,
                     "give --to-topic NAME, not --sink topic");
+            Cli.assertOneLine(Cli.run(with(command, "--to-topic", "rows", "--topic-compression", "lz5")),
+                    UserError.USAGE, "--topic-compression must be one of none, gzip, snappy, lz4, zstd");
+            Cli.assertOneLine(Cli.run(with(command, "--dest-table", "dst", "--topic-compression", "gzip")),
+                    UserError.USAGE, "--topic-compression needs --to-topic NAME");
         }
         Cli.assertOneLine(Cli.run(with(COPY, "--to-topic", "rows")), UserError.USAGE,
                 "--to-topic needs --kafka HOST:PORT");

@@ -13,8 +13,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.internals.Topic;
@@ -32,32 +38,75 @@ final class TopicSink implements RowSink {
     /** The option that chooses the record key: {@value #BY_PARTITION}, or the row's keys by default. */
     static final String KEY_OPTION = "key";
     static final String BY_PARTITION = "partition";
+    /** The option that sets a new topic's compression.type; absent: the broker's default. */
+    static final String COMPRESSION_OPTION = "compression";
+    /** With the value "set": an existing topic's compression.type is changed too (the user asked for one). */
+    static final String COMPRESSION_OF_EXISTING_OPTION = "compression-of-existing";
+    /** The values of {@value #COMPRESSION_OPTION}, as the CLI's --topic-compression takes them. */
+    static final List<String> COMPRESSIONS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
     private final KafkaSettings kafka;
     private final String topic;
     private final boolean byPartition;
+    /** A new topic's compression.type, null for the broker's default. */
+    private final String compressionType;
+    /** True: an existing topic's compression.type is set to {@link #compressionType} too. */
+    private final boolean ofExisting;
 
     TopicSink(KafkaSettings kafka, String topic) {
-        this(kafka, topic, false);
+        this(kafka, topic, false, null, false);
     }
 
-    TopicSink(KafkaSettings kafka, String topic, boolean byPartition) {
+    TopicSink(KafkaSettings kafka, String topic, boolean byPartition, String compression, boolean ofExisting) {
         this.kafka = kafka;
         this.topic = topic;
         this.byPartition = byPartition;
+        this.compressionType = compression == null ? null : compression.equals("none") ? "uncompressed" : compression;
+        this.ofExisting = ofExisting && compression != null;
     }
 
+    /**
+     * Creates the topic if missing with the compression.type asked for, and sets an existing topic's only when the
+     * user asked for one explicitly (a user's topic keeps its own settings otherwise): the broker then stores the
+     * records so compressed, whatever the worker's producer sent (LZ4), so a consumer without an LZ4 codec reads them.
+     */
     @Override
     public void prepare() {
-        NewTopic created = new NewTopic(topic, Optional.empty(), Optional.empty())
-                .configs(Map.of("max.message.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES)));
+        Map<String, String> configs = new java.util.HashMap<>(Map.of("max.message.bytes",
+                Integer.toString(Topics.MAX_MESSAGE_BYTES)));
+        if (compressionType != null) {
+            configs.put(TopicConfig.COMPRESSION_TYPE_CONFIG, compressionType);
+        }
+        NewTopic created = new NewTopic(topic, Optional.empty(), Optional.empty()).configs(configs);
         try (Admin admin = kafka.newAdmin()) {
             Topics.ensure(admin, List.of(created), Duration.ofSeconds(60));
+            if (ofExisting) {
+                setCompression(admin);
+            }
         } catch (IllegalStateException e) {
             if (e.getCause() instanceof AuthorizationException) {
                 throw SinkException.permanent(e.getMessage()); // an ACL the cluster's admin must grant
             }
             throw SinkException.transientFailure(e.getMessage(), e);
+        }
+    }
+
+    /** An existing topic keeps its own settings but for compression.type, which the user asked for explicitly. */
+    private void setCompression(Admin admin) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            Config config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+            ConfigEntry current = config.get(TopicConfig.COMPRESSION_TYPE_CONFIG);
+            if (current == null || !compressionType.equals(current.value())) {
+                admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(
+                        TopicConfig.COMPRESSION_TYPE_CONFIG, compressionType), AlterConfigOp.OpType.SET)))).all().get();
+            }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot set compression.type of topic " + topic + ": "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
         }
     }
 
@@ -97,7 +146,12 @@ final class TopicSink implements RowSink {
             if (key != null && !key.equals(BY_PARTITION)) {
                 throw SinkException.permanent("option key must be " + BY_PARTITION + " when given");
             }
-            return new TopicSink(kafka, topic, key != null);
+            String compression = context.ref().options().get(COMPRESSION_OPTION);
+            if (compression != null && !COMPRESSIONS.contains(compression)) {
+                throw SinkException.permanent("option compression must be one of " + String.join(", ", COMPRESSIONS));
+            }
+            return new TopicSink(kafka, topic, key != null, compression,
+                    "set".equals(context.ref().options().get(COMPRESSION_OF_EXISTING_OPTION)));
         }
     }
 }

@@ -74,4 +74,11 @@ class TopicSinkTest {
         assertThatThrownBy(() -> new TopicSink.Provider(KAFKA).create(context("rows", Map.of("key", "other"))))
                 .isInstanceOfSatisfying(SinkException.class, e -> assertThat(e.isTransient()).isFalse());
     }
+
+    @Test
+    void aCompressionTheTopicCannotHaveFailsPermanently() {
+        assertThatThrownBy(() -> new TopicSink.Provider(KAFKA).create(context("rows", Map.of("compression", "lz5"))))
+                .isInstanceOfSatisfying(SinkException.class, e -> assertThat(e.isTransient()).isFalse())
+                .hasMessage("option compression must be one of none, gzip, snappy, lz4, zstd");
+    }
 }

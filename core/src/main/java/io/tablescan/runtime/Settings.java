@@ -14,7 +14,7 @@ public final class Settings {
     /** Single variables. */
     public static final List<String> NAMES = List.of("KAFKA_BOOTSTRAP_SERVERS",
             WorkerSettings.MAX_IN_FLIGHT, WorkerSettings.READ_IN_FLIGHT, WorkerSettings.MAX_ATTEMPTS, WorkerSettings.TOPIC_PARTITIONS,
-            WorkerSettings.TOPIC_REPLICATION, Namespace.VARIABLE, MetricsServer.PORT, MetricsServer.HOST,
+            WorkerSettings.TOPIC_REPLICATION, Namespace.VARIABLE, MetricsServer.PORT, MetricsServer.HOST, KafkaWait.VARIABLE,
             FaultInjectingTableStore.RATE, FaultInjectingTableStore.KINDS, SinkPlugins.VARIABLE,
             "TABLESCAN_LOG_LEVEL", "TABLESCAN_LOG_FORMAT", "TABLESCAN_KAFKA_LOG_LEVEL", "TABLESCAN_AZURE_LOG_LEVEL",
             "TABLESCAN_DEBUG", "TABLESCAN_JAVA_OPTS", "TABLESCAN_FAST_START", "TABLESCAN_HOME");

@@ -21,12 +21,21 @@ public final class WorkerLauncher {
     /** Runs the worker until SIGTERM; returns the process exit code. */
     public static int run(String name, Function<WorkerSettings, WorkerRuntime<?>> factory) {
         WorkerSettings settings;
+        java.time.Duration kafkaWait;
         try {
             settings = WorkerSettings.fromEnvironment(System.getenv());
+            kafkaWait = KafkaWait.limit(System.getenv());
             MetricsServer.port(System.getenv()); // a mistake there is reported before connecting
         } catch (IllegalArgumentException e) {
             System.err.println("tablescan " + name + "-worker: " + e.getMessage());
             return 2;
+        }
+        try {
+            // Started with its broker, it waits for it, as Kafka's clients do: one line says so.
+            KafkaWait.await(settings.kafka(), kafkaWait, line -> System.err.println("tablescan " + name + "-worker: " + line));
+        } catch (KafkaWait.Unreachable e) {
+            System.err.println("tablescan " + name + "-worker: " + e.getMessage());
+            return 3;
         }
         try (Admin admin = settings.kafka().newAdmin()) {
             settings.ensureTopics(admin);

@@ -27,11 +27,41 @@ public final class ScanStatusReader implements AutoCloseable {
     private final org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer;
     private final Deserializer<SpecificRecord> deserializer;
     private final String scans;
+    private final String events;
 
     public ScanStatusReader(KafkaSettings kafka) {
         this.consumer = kafka.newReader();
         this.deserializer = kafka.valueDeserializer();
         this.scans = kafka.namespace().scans();
+        this.events = kafka.namespace().scanEvents();
+    }
+
+    /**
+     * Whether the scan's events topic holds an event of the scan (its start is the first): a scan a ledger that is
+     * starting or catching up has not recorded yet. Reads the one partition the scan's key goes to, from a day
+     * before the time in its id (local time of the machine that started it: any zone), or from the start.
+     */
+    public boolean hasEvents(String scanId) {
+        byte[] key = scanId.getBytes(StandardCharsets.UTF_8);
+        int partitions = Topics.partitions(consumer, events).size();
+        if (partitions == 0) {
+            return false;
+        }
+        TopicPartition partition = new TopicPartition(events, Utils.toPositive(Utils.murmur2(key)) % partitions);
+        consumer.assign(List.of(partition));
+        consumer.seekToBeginning(List.of(partition));
+        Instant started = timeIn(scanId);
+        if (started != null) {
+            var found = consumer.offsetsForTimes(Map.of(partition, started.minus(Duration.ofHours(15)).toEpochMilli()))
+                    .get(partition);
+            if (found != null) {
+                consumer.seek(partition, found.offset());
+            }
+        }
+        boolean[] seen = {false};
+        Topics.readToEnd(consumer, consumer.endOffsets(List.of(partition)),
+                record -> seen[0] |= record.key() != null && java.util.Arrays.equals(key, record.key()));
+        return seen[0];
     }
 
     /** The scan's latest status, or a view with no status when the ledger has no record of it. */
@@ -71,6 +101,20 @@ public final class ScanStatusReader implements AutoCloseable {
             }
         }
         return latest;
+    }
+
+    /** The time a scan id {@code scan-yyyyMMdd-HHmmss-xxxx} holds, read as UTC; null for another shape. */
+    static Instant timeIn(String scanId) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("scan-(\\d{8}-\\d{6})-.*").matcher(scanId);
+        if (!m.matches()) {
+            return null;
+        }
+        try {
+            return java.time.LocalDateTime.parse(m.group(1), java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                    .toInstant(java.time.ZoneOffset.UTC);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     private TopicPartition partitionOf(String scanId) {

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.List;
 
 /** Azurite's Blob service (the same npm package as the table service) on a free loopback port, in memory. */
-final class AzuriteBlob {
+public final class AzuriteBlob {
     private static AzuriteBlob started;
     private final Process process;
     private final int port;
@@ -20,7 +20,7 @@ final class AzuriteBlob {
     }
 
     /** One for all the tests of a JVM, stopped when it exits. */
-    static synchronized AzuriteBlob shared() {
+    public static synchronized AzuriteBlob shared() {
         if (started == null) {
             started = start();
         }
@@ -34,7 +34,7 @@ final class AzuriteBlob {
             Path log = Files.createTempFile("azurite-blob-", ".log");
             log.toFile().deleteOnExit();
             Process process = new ProcessBuilder(List.of("node", script.toString(), "--blobHost", "127.0.0.1",
-                    "--blobPort", Integer.toString(port), "--inMemoryPersistence", "--skipApiVersionCheck",
+                    "--blobPort", Integer.toString(port), "--inMemoryPersistence",
                     "--disableTelemetry", "--silent")).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             Runtime.getRuntime().addShutdownHook(new Thread(process::destroy, "azurite-blob-stop"));
             if (!FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), process::isAlive)) {
@@ -51,7 +51,7 @@ final class AzuriteBlob {
         return "http://127.0.0.1:" + port + "/" + AzuriteServer.ACCOUNT;
     }
 
-    String connectionString() {
+    public String connectionString() {
         return "DefaultEndpointsProtocol=http;AccountName=" + AzuriteServer.ACCOUNT + ";AccountKey="
                 + LocalServices.azurite().accountKey() + ";BlobEndpoint=http://127.0.0.1:" + port + "/"
                 + AzuriteServer.ACCOUNT + ";";

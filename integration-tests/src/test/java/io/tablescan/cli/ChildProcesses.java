@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs ./tablescan commands as separate JVMs on this test's class path; stops them all on close. */
 final class ChildProcesses implements AutoCloseable {
+    /** coreutils' env (8.31 or later) resets SIGINT, then execs the command: same process, same pid. */
+    private static final List<String> DEFAULT_SIGINT = List.of("env", "--default-signal=INT");
     private final List<Process> processes = new ArrayList<>();
     private final java.util.Set<String> labels = new java.util.HashSet<>();
     private final Path logs;
@@ -35,7 +37,11 @@ final class ChildProcesses implements AutoCloseable {
         return start(label, withDefaults, command);
     }
 
-    /** Starts an arbitrary command (the image's entrypoint), logged and stopped like the others. */
+    /**
+     * Starts an arbitrary command (the image's entrypoint), logged and stopped like the others. It starts with
+     * SIGINT at its default: run from a script's background job (CI runners, nohup), this JVM inherited SIGINT as
+     * ignored, and so would every child, which would then never see the Ctrl-C a test sends it.
+     */
     Process start(String label, Map<String, String> env, List<String> command) {
         if (labels.add(label)) { // a log left by an earlier run of the test is not this run's
             try {
@@ -44,7 +50,9 @@ final class ChildProcesses implements AutoCloseable {
                 throw new UncheckedIOException(e);
             }
         }
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        List<String> withDefaultSigint = new ArrayList<>(DEFAULT_SIGINT);
+        withDefaultSigint.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(withDefaultSigint).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(label + ".log").toFile()));
         builder.environment().putAll(env);
         try {

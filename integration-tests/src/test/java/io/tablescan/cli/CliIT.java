@@ -50,8 +50,8 @@ class CliIT {
                 "--dest-table", "def"), 4, "does not exist");
         SampleTable.write(LocalServices.store(), "present", SampleTable.rows(1), 1);
         assertOneLine(run("copy", "--source-connection-string", azurite, "--source-table", "present", "--dest-table",
-                "def", "--kafka", "127.0.0.1:" + io.tablescan.local.FreePorts.find()), 3, "cannot reach Kafka");
-        assertOneLine(run("start", "--kafka", "127.0.0.1:" + io.tablescan.local.FreePorts.find(), "--source-account",
+                "def", "--kafka", "kafka.invalid:9092"), 3, "cannot reach Kafka"); // a closed port is waited for:
+        assertOneLine(run("start", "--kafka", "kafka.invalid:9092", "--source-account", // see StartTogetherIT
                 "a", "--source-table", "abc", "--dest-account", "b", "--dest-table", "def"), 3, "cannot reach Kafka");
         assertOneLine(run("copy", "--source-table", "abc"), 2, "give where the rows go: --dest-table TABLE, --to-topic NAME or --sink TYPE");
         String wrongKey = azurite.replaceAll("AccountKey=[^;]+",

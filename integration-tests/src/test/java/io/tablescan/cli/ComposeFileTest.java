@@ -64,4 +64,26 @@ class ComposeFileTest {
         assertThat(seed.get(seed.indexOf("--source-account") + 1)).isEqualTo("local");
         assertThat(seed.get(seed.indexOf("--dest-account") + 1)).isEqualTo("local");
     }
+
+    /** Started in any order: a service waits for a dependency's health only where that dependency has a health check. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyHealthyConditionNamesAServiceWithAHealthCheckAndTheOneShotsWaitForTheirServices() throws IOException {
+        Map<String, Object> services = services();
+        for (var entry : services.entrySet()) {
+            Object dependsOn = ((Map<String, Object>) entry.getValue()).get("depends_on");
+            if (!(dependsOn instanceof Map<?, ?> dependencies)) {
+                continue;
+            }
+            dependencies.forEach((name, condition) -> {
+                if ("service_healthy".equals(((Map<String, Object>) condition).get("condition"))) {
+                    assertThat((Map<String, Object>) services.get(name)).as(entry.getKey() + " waits for " + name)
+                            .containsKey("healthcheck");
+                }
+            });
+        }
+        Map<String, Object> sample = (Map<String, Object>) services.get("sample");
+        assertThat(((Map<String, Object>) sample.get("depends_on")).get("azurite"))
+                .as("the sample starts once Azurite listens, not once its container started").isEqualTo(Map.of("condition", "service_healthy"));
+    }
 }

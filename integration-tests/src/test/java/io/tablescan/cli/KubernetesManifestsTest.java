@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.metrics.MetricsServer;
+import io.tablescan.runtime.KafkaWait;
 import io.tablescan.runtime.Namespace;
 import io.tablescan.runtime.Settings;
 import io.tablescan.runtime.WorkerRuntime;
@@ -90,6 +91,11 @@ class KubernetesManifestsTest {
                 assertThat(port).isEqualTo(Integer.parseInt(baseConfig().get(MetricsServer.PORT)));
                 assertThat(at(container, "readinessProbe", "httpGet").get("path")).isEqualTo("/health/ready");
                 assertThat(at(container, "livenessProbe", "httpGet").get("path")).isEqualTo("/health/live");
+                // A pod serves health only once Kafka answered: its startup probe outlasts the wait for a starting Kafka.
+                Map<String, Object> startup = at(container, "startupProbe");
+                assertThat((Integer) startup.get("periodSeconds") * (Integer) startup.get("failureThreshold"))
+                        .as(name(workload) + " startup probe, seconds").isGreaterThan((int) KafkaWait.limit(baseConfig())
+                                .plusSeconds(30).toSeconds());
                 Map<String, String> annotations = (Map<String, String>) at(workload, "spec", "template", "metadata")
                         .get("annotations");
                 assertThat(annotations.get("prometheus.io/port")).isEqualTo(Integer.toString(port));

@@ -14,7 +14,13 @@ import io.tablescan.spi.SinkRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tablescan.local.AzuriteServer;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class SinkIT {
     static final TableStore STORE = LocalServices.store();
+    static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void aScanNamingTheCountSinkCountsEveryRowExactlyOnce() {
@@ -90,5 +97,69 @@ class SinkIT {
             });
         }
         assertThat(keys).hasSize(1_000).doesNotHaveDuplicates();
+    }
+
+    /**
+     * The same from a consumer that is not Java: KafkaJS (tools/azurite/topic-reader.mjs), read_committed, which
+     * has no LZ4 codec: the topic's default compression (gzip) is one it reads.
+     */
+    @Test
+    void kafkaJsReadsEveryRowOfATopicOnceWithTheDefaultCompression() throws Exception {
+        List<Row> source = SampleTable.rows(600);
+        SampleTable.write(STORE, "topicrowsjs", source, 8);
+        String kafka = LocalServices.broker().bootstrapServers();
+        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "topicrowsjs", "--to-topic", "topic-rows-js", "--kafka", kafka, "--page-size", "100");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+
+        Path out = Files.createTempFile("topic-reader", ".out");
+        try {
+            Process reader = new ProcessBuilder("node", AzuriteServer.toolsFolder().resolve("topic-reader.mjs").toString(),
+                    kafka, "topic-rows-js").redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            assertThat(reader.waitFor(150, TimeUnit.SECONDS)).as("topic-reader finished").isTrue();
+            assertThat(reader.exitValue()).as("topic-reader exit code").isZero();
+            Map<String, Row> read = new java.util.HashMap<>();
+            for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
+                JsonNode record = JSON.readTree(line);
+                Row row = RowJson.parse(record.get("value").asText().getBytes(StandardCharsets.UTF_8));
+                assertThat(record.get("key").asText()).isEqualTo("[\"" + row.partitionKey() + "\",\"" + row.rowKey() + "\"]");
+                assertThat(record.get("scanId").asText()).startsWith("scan-");
+                assertThat(read.put(row.partitionKey() + "|" + row.rowKey(), row)).as("read once").isNull();
+            }
+            assertThat(read).hasSize(source.size());
+            for (Row expected : List.of(source.getFirst(), source.get(299), source.getLast())) {
+                Row got = read.get(expected.partitionKey() + "|" + expected.rowKey());
+                assertThat(got.properties()).as("its properties, types and values")
+                        .containsAll(expected.properties().stream().filter(p -> !p.name().equals("Timestamp")).toList());
+            }
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    /** A user's topic keeps its own compression.type, unless --topic-compression asks for another. */
+    @Test
+    void anExistingTopicKeepsItsCompressionUnlessOneIsAskedFor() throws Exception {
+        SampleTable.write(STORE, "topicrowskept", SampleTable.rows(50), 8);
+        String kafka = LocalServices.broker().bootstrapServers();
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", kafka))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("topic-rows-kept", 2, (short) 1)
+                    .configs(Map.of("compression.type", "zstd")))).all().get();
+            String[] copy = {"copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "topicrowskept", "--to-topic", "topic-rows-kept", "--kafka", kafka};
+            Cli.Run run = Cli.run(copy);
+            assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+            assertThat(compression(admin, "topic-rows-kept")).isEqualTo("zstd");
+
+            run = Cli.run(SelectionIT.with(copy, "--topic-compression", "gzip"));
+            assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+            assertThat(compression(admin, "topic-rows-kept")).isEqualTo("gzip");
+        }
+    }
+
+    private static String compression(org.apache.kafka.clients.admin.Admin admin, String topic) throws Exception {
+        var resource = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+        return admin.describeConfigs(List.of(resource)).all().get().get(resource).get("compression.type").value();
     }
 }
