@@ -6,16 +6,14 @@ import io.tablescan.schema.Property;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
-import io.tablescan.spi.ValueText;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Rows between the wire (Avro) and the SPI. The value types are the same on both sides except BINARY, a
- * ByteBuffer in Avro and a byte[] for sinks (a plugin should not have to care about buffer positions), and a
- * DateTime or Int64 whose service text is not canonical: a string in Avro (the union has one), its value and
- * that text for sinks ({@link RowProperty#text()}).
+ * ByteBuffer in Avro and a byte[] for sinks (a plugin should not have to care about buffer positions). A DateTime's
+ * or Int64's service text, where it is not canonical, rides along on both sides ({@link RowProperty#text()}).
  */
 public final class Rows {
     private static final EdmType[] TO_SPI = new EdmType[io.tablescan.schema.EdmType.values().length];
@@ -50,15 +48,7 @@ public final class Rows {
     public static List<RowProperty> of(List<Property> wire) {
         List<RowProperty> properties = new ArrayList<>(wire.size());
         for (Property p : wire) {
-            EdmType type = TO_SPI[p.getType().ordinal()];
-            Object value = p.getValue();
-            if (value instanceof CharSequence text && (type == EdmType.DATETIME || type == EdmType.INT64)) {
-                String s = text.toString(); // the service's own text: see toWire
-                properties.add(new RowProperty(p.getName(), type,
-                        type == EdmType.DATETIME ? ValueText.ticks(s) : Long.parseLong(s), s));
-            } else {
-                properties.add(new RowProperty(p.getName(), type, toSpi(value)));
-            }
+            properties.add(new RowProperty(p.getName(), TO_SPI[p.getType().ordinal()], toSpi(p.getValue()), p.getText()));
         }
         return properties;
     }
@@ -67,9 +57,8 @@ public final class Rows {
     public static List<Property> toWire(List<RowProperty> properties) {
         List<Property> wire = new ArrayList<>(properties.size());
         for (RowProperty p : properties) {
-            Object value = p.text() != null ? p.text() // a DateTime or Int64 as the service sent it: a string
-                    : p.value() instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : p.value();
-            wire.add(new Property(p.name(), TO_WIRE[p.type().ordinal()], value));
+            Object value = p.value() instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : p.value();
+            wire.add(new Property(p.name(), TO_WIRE[p.type().ordinal()], value, p.text()));
         }
         return wire;
     }
