@@ -3,12 +3,9 @@ package io.tablescan.runtime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -17,13 +14,17 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline's topics. Every worker and the tool create them if missing, with the same settings. Their names
  * depend on the deployment's {@link Namespace}.
  */
 public final class Topics {
+    private static final Logger LOG = LoggerFactory.getLogger(Topics.class);
     /**
      * Partitions of each topic tablescan creates, unless {@link WorkerSettings#TOPIC_PARTITIONS} says otherwise.
      * They cap the useful instances of each worker.
@@ -36,6 +37,38 @@ public final class Topics {
     public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
     private Topics() {}
+
+    /**
+     * Creates the topics; returns the names of those whose replication was {@code chosen} here and that a starting
+     * cluster refused for having too few brokers yet.
+     */
+    private static List<String> create(Admin admin, List<NewTopic> topics, List<String> chosen) {
+        List<String> refused = new ArrayList<>();
+        admin.createTopics(topics).values().forEach((name, future) -> {
+            try {
+                future.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof InvalidReplicationFactorException && chosen.contains(name)) {
+                    refused.add(name);
+                } else if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage(), e.getCause());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        });
+        return refused;
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
+    }
 
     /** Every partition of a topic, for a consumer that assigns partitions itself. */
     public static List<TopicPartition> partitions(Consumer<?, ?> consumer, String topic) {
@@ -52,35 +85,6 @@ public final class Topics {
         while (ends.entrySet().stream().anyMatch(end -> consumer.position(end.getKey()) < end.getValue())) {
             consumer.poll(Duration.ofMillis(200)).forEach(each);
         }
-    }
-
-    /**
-     * The replication of the topics tablescan creates when {@code TABLESCAN_TOPIC_REPLICATION} does not set it: one
-     * replica a broker the cluster has now, up to 3 (a single broker: 1).
-     */
-    public static short replication(Admin admin) {
-        try {
-            int brokers = admin.describeCluster().nodes().get(60, TimeUnit.SECONDS).size();
-            return (short) Math.max(1, Math.min(3, brokers));
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot describe the Kafka cluster: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted");
-        }
-    }
-
-    /** {@code min.insync.replicas} 2 for a topic of 3 replicas or more, unless it sets its own. */
-    public static Map<String, String> durability(short replication) {
-        return replication >= 3 ? Map.of("min.insync.replicas", "2") : Map.of();
-    }
-
-    private static NewTopic durable(NewTopic topic, short replication) {
-        Map<String, String> configs = new HashMap<>(durability(replication));
-        if (topic.configs() != null) {
-            configs.putAll(topic.configs());
-        }
-        return topic.configs(configs);
     }
 
     /**
@@ -102,29 +106,28 @@ public final class Topics {
 
     /**
      * Creates {@code topics} where missing and waits until every partition of them answers (see above). A topic
-     * without a replication factor gets the cluster's ({@link #replication(Admin)}), with {@code min.insync.replicas}
-     * 2 where it has 3 replicas or more, unless its configs say otherwise: a topic of one replica on a cluster of
-     * three would stop the scan for good when its broker is lost.
+     * without a replication factor gets {@link TopicReplication#of}. While a starting cluster has fewer brokers than
+     * that, creation is retried until {@code deadline}; then such topics are created with the brokers there are.
      */
     public static void ensure(Admin admin, List<NewTopic> topics, Duration deadline) {
         List<String> names = topics.stream().map(NewTopic::name).toList();
-        short replication = topics.stream().anyMatch(t -> t.replicationFactor() < 1) ? replication(admin) : 1;
-        topics = topics.stream().map(t -> t.replicationFactor() >= 1 ? durable(t, t.replicationFactor())
-                : durable(new NewTopic(t.name(), Optional.of(t.numPartitions()), Optional.of(replication))
-                        .configs(t.configs() == null ? Map.of() : t.configs()), replication)).toList();
-        admin.createTopics(topics).values().forEach((name, future) -> {
-            try {
-                future.get();
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage(), e.getCause());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted");
-            }
-        });
         long end = System.nanoTime() + deadline.toNanos();
+        short replication = topics.stream().anyMatch(t -> t.replicationFactor() < 1) ? TopicReplication.of(admin) : 1;
+        List<NewTopic> missing = topics;
+        while (!missing.isEmpty()) {
+            boolean late = System.nanoTime() > end;
+            short replicas = late ? TopicReplication.live(admin) : replication;
+            if (late) {
+                LOG.warn("the Kafka cluster has fewer brokers than {} after {} s: topics created with {} replicas",
+                        replication, deadline.toSeconds(), replicas);
+            }
+            List<String> refused = create(admin, missing.stream().map(t -> TopicReplication.applied(t, replicas)).toList(),
+                    missing.stream().filter(t -> t.replicationFactor() < 1).map(NewTopic::name).toList());
+            missing = missing.stream().filter(t -> refused.contains(t.name())).toList();
+            if (!missing.isEmpty()) {
+                pause(); // brokers still registering: the retry comes a moment later
+            }
+        }
         while (true) {
             try {
                 Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get();

@@ -120,7 +120,7 @@ public final class WorkerSettings {
     }
 
     /** A positive whole-number setting, or the fallback when unset; a clear error otherwise. */
-    /** {@code TABLESCAN_TOPIC_REPLICATION}, or empty for the cluster's ({@link Topics#replication}). */
+    /** {@code TABLESCAN_TOPIC_REPLICATION}, or empty for the cluster's ({@link TopicReplication#of}). */
     public static Optional<Short> topicReplication(Map<String, String> env) {
         String replication = env.get(TOPIC_REPLICATION);
         return replication == null || replication.isBlank() ? Optional.empty()

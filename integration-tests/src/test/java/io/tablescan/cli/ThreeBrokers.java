@@ -29,6 +29,7 @@ final class ThreeBrokers implements AutoCloseable {
     private final String clusterId = Uuid.randomUuid().toString();
     final KafkaSettings kafka;
 
+    /** Starts the three nodes and returns at once, while they are still starting. */
     ThreeBrokers(String name) throws Exception {
         children = new ChildProcesses(name);
         for (int i = 0; i < 3; i++) {
@@ -40,7 +41,6 @@ final class ThreeBrokers implements AutoCloseable {
         for (int node = 1; node <= 3; node++) {
             start(node);
         }
-        awaitBrokers(3);
     }
 
     String bootstrapServers() {

@@ -46,7 +46,7 @@ class ThreeBrokersIT {
     static void start() throws Exception {
         cs = LocalServices.azurite().connectionString();
         SampleTable.write(LocalServices.store(), SOURCE, SampleTable.rows(ROWS), 16);
-        cluster = new ThreeBrokers("three-brokers");
+        cluster = new ThreeBrokers("three-brokers"); // still starting when the first test starts its command
     }
 
     @AfterAll
@@ -56,10 +56,14 @@ class ThreeBrokersIT {
         }
     }
 
-    /** Runs a command as its own process; once the pipeline has produced {@code records}, does {@code then}. */
+    /**
+     * Runs a command as its own process; once it has produced {@code records} to the cluster's topics, does
+     * {@code then}.
+     */
     private static int runThrough(String label, long records, Interruption then, String... args) throws Exception {
+        long before = cluster.records("");
         Process command = cluster.children().start(label, Map.of(), args);
-        assertThat(FreePorts.await(() -> cluster.records("") >= records, Duration.ofMinutes(3), command::isAlive))
+        assertThat(FreePorts.await(() -> cluster.records("") >= before + records, Duration.ofMinutes(3), command::isAlive))
                 .as(label + " under way: " + cluster.children().output(label)).isTrue();
         then.run();
         assertThat(command.waitFor(8, TimeUnit.MINUTES)).as(label + " ended").isTrue();
@@ -83,6 +87,26 @@ class ThreeBrokersIT {
         cluster.start(node);
         cluster.awaitBrokers(3);
         cluster.awaitInSync();
+    }
+
+    /**
+     * A command started with the brokers, before any of them answers: it waits for the cluster, and the topics it
+     * creates get 3 replicas, not the one broker that happened to answer first.
+     */
+    @Test
+    @Order(0)
+    void aCommandStartedWithTheBrokersWaitsAndItsTopicsGetThreeReplicas() throws Exception {
+        Process early = cluster.children().start("early", Map.of("TABLESCAN_KAFKA_WAIT", "180s"), "copy",
+                "--source-connection-string", cs, "--source-table", SOURCE, "--to-topic", "threebrokers-early",
+                "--kafka", cluster.bootstrapServers(), "--page-size", "1000");
+        assertThat(early.waitFor(6, TimeUnit.MINUTES)).as("the early copy ended").isTrue();
+        assertThat(early.exitValue()).as(cluster.children().output("early")).isZero();
+        try (Admin admin = Admin.create(cluster.kafka.admin())) {
+            var description = admin.describeTopics(List.of("threebrokers-early")).allTopicNames().get()
+                    .get("threebrokers-early");
+            assertThat(description.partitions()).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+        }
+        cluster.awaitBrokers(3);
     }
 
     @Test

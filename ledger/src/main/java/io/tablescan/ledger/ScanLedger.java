@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tablescan.metrics.Health;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.runtime.Topics;
+import io.tablescan.runtime.TopicReplication;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.status.ScanFold;
@@ -97,10 +97,10 @@ public final class ScanLedger implements AutoCloseable, Health {
             // when that replica's broker is lost.
             short replication;
             try (Admin admin = Admin.create(kafka.admin())) {
-                replication = Topics.replication(admin);
+                replication = TopicReplication.of(admin);
             }
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replication);
-            Topics.durability(replication).forEach((name, value) -> props.put(StreamsConfig.topicPrefix(name), value));
+            TopicReplication.durability(replication).forEach((name, value) -> props.put(StreamsConfig.topicPrefix(name), value));
         }
         KafkaStreams streams = new KafkaStreams(topology(kafka), props);
         streams.setUncaughtExceptionHandler(e -> {
