@@ -31,6 +31,14 @@ class RedactionTest {
                 .isEqualTo("{\"access_token\":\"REDACTED\",\"expires_on\":\"1\"}");
         assertThat(Redaction.mask("token eyJ0eXAiOiJKV1Qi.eyJhdWQiOiJodHRwcyI6.c2lnbmF0dXJl end"))
                 .isEqualTo("token REDACTED end");
+        // As a JSON encoder writes them: slashes and quotes escaped (a JSON text inside a JSON log line).
+        assertThat(Redaction.mask("\"formattedMessage\":\"Authorization: SharedKey acct:Zm9v\\/YmFy+abc= sent\""))
+                .isEqualTo("\"formattedMessage\":\"Authorization: SharedKey acct:REDACTED sent\"");
+        assertThat(Redaction.mask("Bearer abc\\/def.ghi next")).isEqualTo("Bearer REDACTED next");
+        assertThat(Redaction.mask("{\\\"access_token\\\":\\\"opaque-tok\\\",\\\"expires_in\\\":1}"))
+                .isEqualTo("{\\\"access_token\\\":\\\"REDACTED\\\",\\\"expires_in\\\":1}");
+        assertThat(Redaction.mask("next=https%253A%252F%252Fa%253Fsig%253DaBc%25252B%2526sp%253Dr"))
+                .isEqualTo("next=https%253A%252F%252Fa%253Fsig%253DREDACTED%2526sp%253Dr");
         String plain = "signature checks: 3 designs, a key=value pair, a Bearer";
         assertThat(Redaction.mask(plain)).isSameAs(plain);
     }
