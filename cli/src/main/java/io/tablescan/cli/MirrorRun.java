@@ -37,13 +37,16 @@ final class MirrorRun {
                         DifferenceKind.DIFFERENT, t.rowsDiffering(), DifferenceKind.EXTRA, t.rowsExtra()));
             }
             boolean complete = t.state() == ScanState.COMPLETED;
+            long unchanged = Math.max(0, t.rowsRead() - t.rowsMissing() - t.rowsDiffering());
             if (dryRun) {
-                System.out.printf("%sdry run: the mirror would write %,d rows (%,d missing, %,d different) and delete "
-                        + "%,d; nothing was changed%n", complete ? "" : "incomplete ", t.rowsMissing() + t.rowsDiffering(),
-                        t.rowsMissing(), t.rowsDiffering(), t.rowsExtra());
-            } else {
-                System.out.printf("mirror: %,d rows were missing, %,d different (all %,d rewritten); %,d extra, %,d "
-                        + "deleted%n", t.rowsMissing(), t.rowsDiffering(), t.rowsWritten(), t.rowsExtra(), t.rowsDeleted());
+                System.out.printf("%sdry run: the mirror would write %s (%,d missing, %,d different), leave %,d "
+                        + "unchanged and delete %,d; nothing was changed%n", complete ? "" : "incomplete ",
+                        ProgressPrinter.plural(t.rowsMissing() + t.rowsDiffering(), "row"), t.rowsMissing(),
+                        t.rowsDiffering(), unchanged, t.rowsExtra());
+            } else { // only the rows that differ are written
+                System.out.printf("mirror: %s, %,d different (%,d written); %,d unchanged (not written); %,d extra, "
+                        + "%,d deleted%n", ProgressPrinter.plural(t.rowsMissing(), "row was missing", "rows were missing"),
+                        t.rowsDiffering(), t.rowsWritten(), unchanged, t.rowsExtra(), t.rowsDeleted());
             }
             return code;
         }

@@ -22,9 +22,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * The read steps of a verify or a mirror: after the step reads its range of the source, the same keys of the
  * destination are read and merged with it ({@link RangeComparer}). The differences go to
  * {@code <namespace>.differences} in the item's transaction and their counts into its scan event, so both are
- * exact under replays. A mirror's deletes of the destination's rows the source lacks travel as entity batches
- * too, for the copy-worker: a delete made here, before this transaction commits, would hide its row from a
- * replay of this item, whose counts would then come out short.
+ * exact under replays. A mirror writes only what differs: the source rows missing or different in the
+ * destination, and deletes of the destination's rows the source lacks, travel as entity batches for the
+ * copy-worker (equal rows are not written). A delete made here, before this transaction commits, would hide its
+ * row from a replay of this item, whose counts would then come out short.
  */
 public final class ComparingSteps {
     private final WorkerSettings settings;
@@ -53,7 +54,8 @@ public final class ComparingSteps {
                 StepItems.reader(destination, table, spec));
         RowMerge.Result merge = outcome.merge();
         List<SpecificRecord> emitted = new ArrayList<>(read.emitted());
-        if (spec.getMirror()) { // deleted by the copy-worker once this transaction commits: see the class comment
+        if (spec.getMirror()) { // written and deleted by the copy-worker once this transaction commits
+            emitted.addAll(EntityBatcher.batches(spec, merge.toWrite()));
             emitted.addAll(EntityBatcher.deletes(spec, merge.extra()));
         }
         String topic = settings.kafka().namespace().differences();
