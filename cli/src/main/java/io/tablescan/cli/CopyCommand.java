@@ -66,7 +66,10 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.USAGE, "--to-topic needs --kafka HOST:PORT: an embedded broker, and the topic "
                     + "with it, would be gone when copy ends");
         }
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env); // checks TABLESCAN_NAMESPACE
+        if (cluster != null) {
+            target.checkTopic(cluster.namespace()); // the same rule as start's
+        }
         target.checkSinks(env, true); // this process's copy-worker has exactly these sinks
         Accounts configured = new Accounts(env::get); // one store (and credential) per alias
         TableStore source = sourceAccount.store(configured);
