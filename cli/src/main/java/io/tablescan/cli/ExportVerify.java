@@ -62,7 +62,7 @@ final class ExportVerify {
         String role = "verify-" + draft.getScanId();
         ExportComparer comparer = new ExportComparer(from, manifest);
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
-                .intoPrivateTopic("compared with the export in " + from.describe(), false);
+                .intoPrivateTopic("compared with the export in " + from.describe(), false).readsOnly();
         try (Interrupt interrupt = Interrupt.onSigint()) {
             return CopyRun.runHere(cluster, accounts, env, kafka -> {
                 String topic = kafka.namespace().topic(role);
