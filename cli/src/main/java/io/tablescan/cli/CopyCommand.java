@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
         customSynopsis = {"tablescan copy --source-table=TABLE",
                 "        (--source-account=ALIAS | --source-connection-string=CS)",
                 "        (--dest-table=TABLE | --to-topic=NAME | --sink=TYPE) [OPTIONS]"},
-        description = "Copies a table into another (created if missing), or hands its rows to a sink, with all three "
+        description = "Copies a table into another (created by the first write if missing), or hands its rows to a sink, with all three "
                 + "workers in this process. Exit 0 only if the scan completes with no failures.")
 final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
@@ -87,8 +87,14 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         }
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
-        if (target.toTable() && !dryRun) {
-            createDestination(dest, target.destTable, !mirror); // a mirror's extra rows are its work, not news
+        boolean destExisted = true;
+        if (target.toTable() && mirror && !dryRun) {
+            createDestination(dest, target.destTable, false); // read to compare; its extra rows are its work, not news
+        } else if (target.toTable() && !dryRun) {
+            destExisted = destinationExists(dest, target.destTable); // else created by the first write, if any
+            if (destExisted) {
+                Checks.warnIfHoldsRows(dest, target.destTable, System.err);
+            }
         } else if (dryRun) {
             Checks.tableExists(dest, target.destTable, "destination"); // a dry run creates nothing
         }
@@ -116,7 +122,36 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
             }
-            return printer.summary(outcome.totals());
+            int code = printer.summary(outcome.totals());
+            noRowHint(outcome.totals(), source, destExisted);
+            return code;
+        }
+    }
+
+    /**
+     * A complete copy that read no row: one line on what looks wrong with the selection, if anything, and that the
+     * destination table was not created (the sink creates it on its first write, and there was none).
+     */
+    private void noRowHint(io.tablescan.status.ScanTotals t, TableStore source, boolean destExisted) {
+        if (!t.complete() || t.rowsRead() > 0) {
+            return;
+        }
+        var why = EmptySelection.why(source, sourceTable, scan.filter, scan.since, java.time.Instant.now());
+        String notCreated = target.toTable() && !destExisted ? "the destination table " + target.destTable
+                + " was not created" : null;
+        if (why.isPresent() || notCreated != null) {
+            System.err.println("warning: no row was copied" + why.map(w -> ": " + w).orElse("")
+                    + (notCreated == null ? "" : "; " + notCreated));
+        }
+    }
+
+    /** Whether the destination table exists; a credential that cannot tell is one line, before anything runs. */
+    private static boolean destinationExists(TableStore dest, String table) {
+        try {
+            return dest.tableExists(table);
+        } catch (TableStoreException e) {
+            throw new UserError(UserError.forStatus(e.status()), "cannot read the destination table " + table + ": "
+                    + e.getMessage());
         }
     }
 
