@@ -47,9 +47,9 @@ final class ExportVerify {
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, manifest.filter(), manifest.select());
-        if (!sourceTable.equals(manifest.sourceTable())) {
-            System.out.println("note: the export was made of table " + manifest.sourceTable() + ", compared with "
-                    + sourceTable);
+        if (!sourceTable.equalsIgnoreCase(manifest.sourceTable())) { // table names are case-insensitive
+            System.err.println("warning: the export in " + from.describe() + " is of table " + manifest.sourceTable()
+                    + ", not of --source-table " + sourceTable + ": compared all the same");
         }
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
