@@ -46,11 +46,15 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             + "--filter).")
     boolean mirror;
 
+    @Option(names = "--changed-only", description = "Write only the rows missing or different in the destination "
+            + "table (compared as verify compares), and delete nothing; --since and --filter allowed.")
+    boolean changedOnly;
+
     @Option(names = "--dry-run", description = "With --mirror: change nothing; list what the mirror would write "
             + "(rows missing or different in the destination) and delete (rows the source lacks).")
     boolean dryRun;
 
-    @Option(names = "--report", paramLabel = "FILE", description = "With --mirror: write every row found missing, "
+    @Option(names = "--report", paramLabel = "FILE", description = "With --mirror or --changed-only: write every row found missing, "
             + "different or extra to FILE, one JSON object a line (as verify's report).")
     java.nio.file.Path report;
 
@@ -76,7 +80,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
         // The embedded broker starts while the tables are checked; closed here if a check fails.
-        try (BrokerStart broker = kafka == null && !mirror ? BrokerStart.begin() : null) {
+        try (BrokerStart broker = kafka == null && !mirror && !changedOnly ? BrokerStart.begin() : null) {
             return copy(cluster, source, dest, broker);
         }
     }
@@ -88,7 +92,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
         boolean destExisted = true;
-        if (target.toTable() && mirror && !dryRun) {
+        if (target.toTable() && (mirror || changedOnly) && !dryRun) {
             createDestination(dest, target.destTable, false); // read to compare; its extra rows are its work, not news
         } else if (target.toTable() && !dryRun) {
             destExisted = destinationExists(dest, target.destTable); // else created by the first write, if any
@@ -110,9 +114,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             destName = "destination";
         }
         Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
-        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.verify() : ScanSpecs.copy().mirror(mirror))
+        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.verify() : ScanSpecs.copy().mirror(mirror).changedOnly(changedOnly))
                 .from(new TableRef(sourceName, sourceTable)), destName)).build();
-        if (mirror) {
+        if (mirror || changedOnly) {
             return MirrorRun.run(cluster, accounts, env, spec, report, dryRun);
         }
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
@@ -162,9 +166,20 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
      * select, and a mirror would delete a row the source has.
      */
     private void checkMirror() {
+        if (changedOnly) {
+            if (mirror || dryRun) {
+                throw new UserError(UserError.USAGE, (mirror ? "--mirror" : "--dry-run") + " goes without "
+                        + "--changed-only" + (mirror ? ": a mirror writes only the changes already" : ""));
+            }
+            if (!target.toTable()) {
+                throw new UserError(UserError.USAGE, "--changed-only needs --dest-table: it compares with a table");
+            }
+            return;
+        }
         if (!mirror) {
             if (dryRun || report != null) {
-                throw new UserError(UserError.USAGE, (dryRun ? "--dry-run" : "--report") + " goes with --mirror");
+                throw new UserError(UserError.USAGE, (dryRun ? "--dry-run goes with --mirror"
+                        : "--report goes with --mirror or --changed-only"));
             }
             return;
         }

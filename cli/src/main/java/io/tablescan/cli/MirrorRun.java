@@ -11,7 +11,10 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** copy --mirror, and its dry run (a verify whose findings are told as what the mirror would do). */
+/**
+ * copy --mirror, its dry run (a verify whose findings are told as what the mirror would do), and copy
+ * --changed-only (a mirror that deletes nothing).
+ */
 final class MirrorRun {
     private MirrorRun() {}
 
@@ -31,7 +34,8 @@ final class MirrorRun {
             Map<DifferenceKind, String> labels = new EnumMap<>(DifferenceKind.class);
             labels.put(DifferenceKind.MISSING, dryRun ? "to write (missing)" : "written (were missing)");
             labels.put(DifferenceKind.DIFFERENT, dryRun ? "to write (different)" : "written (were different)");
-            labels.put(DifferenceKind.EXTRA, dryRun ? "to delete" : "deleted");
+            boolean keeps = spec.getChangedOnly();
+            labels.put(DifferenceKind.EXTRA, dryRun ? "to delete" : keeps ? "extra (kept)" : "deleted");
             if (found.get() != null) {
                 found.get().printFirst(System.out, labels, Map.of(DifferenceKind.MISSING, t.rowsMissing(),
                         DifferenceKind.DIFFERENT, t.rowsDiffering(), DifferenceKind.EXTRA, t.rowsExtra()));
@@ -44,9 +48,11 @@ final class MirrorRun {
                         ProgressPrinter.plural(t.rowsMissing() + t.rowsDiffering(), "row"), t.rowsMissing(),
                         t.rowsDiffering(), unchanged, t.rowsExtra());
             } else { // only the rows that differ are written
-                System.out.printf("mirror: %s, %,d different (%,d written); %,d unchanged (not written); %,d extra, "
-                        + "%,d deleted%n", ProgressPrinter.plural(t.rowsMissing(), "row was missing", "rows were missing"),
-                        t.rowsDiffering(), t.rowsWritten(), unchanged, t.rowsExtra(), t.rowsDeleted());
+                System.out.printf("%s: %s, %,d different (%,d written); %,d unchanged (not written); %,d extra, %s%n",
+                        keeps ? "changed only" : "mirror",
+                        ProgressPrinter.plural(t.rowsMissing(), "row was missing", "rows were missing"), t.rowsDiffering(),
+                        t.rowsWritten(), unchanged, t.rowsExtra(), keeps ? "kept" : String.format("%,d deleted",
+                                t.rowsDeleted()));
             }
             return code;
         }

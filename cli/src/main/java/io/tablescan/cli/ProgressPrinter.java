@@ -314,7 +314,8 @@ public final class ProgressPrinter {
                 : plural(t.writeRequests(), "write") + " to the destination";
         boolean count = t.spec() != null && t.spec().getCount(); // writes nothing
         // A verify or mirror reads both tables, counted together.
-        boolean both = t.spec() != null && (t.spec().getVerify() || t.spec().getMirror());
+        boolean both = t.spec() != null && (t.spec().getVerify() || t.spec().getMirror()
+                || t.spec().getChangedOnly());
         out.printf("  requests:      %s of %s%s; %,d retried (%,d throttled)%n", plural(t.readRequests(), "read"),
                 both ? "the source and the destination" : "the source", count || t.spec() != null && t.spec().getVerify()
                         ? "" : ", " + written, t.retries(), t.throttles());

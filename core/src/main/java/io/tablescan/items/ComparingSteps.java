@@ -36,9 +36,14 @@ public final class ComparingSteps {
         this.serializer = settings.kafka().valueSerializer();
     }
 
-    /** True for the scans whose readers compare: verify and mirror. */
+    /** True for the scans whose readers compare: verify, mirror and a copy of changes only. */
     public static boolean applies(ScanSpec spec) {
-        return spec.getVerify() || spec.getMirror();
+        return spec.getVerify() || writesDifferences(spec);
+    }
+
+    /** A mirror, or a copy of changes only: writes the rows that differ (a mirror also deletes the extra ones). */
+    public static boolean writesDifferences(ScanSpec spec) {
+        return spec.getMirror() || spec.getChangedOnly();
     }
 
     /** The step's result (batches for a mirror, none for a verify) with what the comparison found. */
@@ -54,8 +59,10 @@ public final class ComparingSteps {
                 StepItems.reader(destination, table, spec));
         RowMerge.Result merge = outcome.merge();
         List<SpecificRecord> emitted = new ArrayList<>(read.emitted());
-        if (spec.getMirror()) { // written and deleted by the copy-worker once this transaction commits
+        if (writesDifferences(spec)) { // written (and deleted) by the copy-worker once this transaction commits
             emitted.addAll(EntityBatcher.batches(spec, merge.toWrite()));
+        }
+        if (spec.getMirror()) {
             emitted.addAll(EntityBatcher.deletes(spec, merge.extra()));
         }
         String topic = settings.kafka().namespace().differences();

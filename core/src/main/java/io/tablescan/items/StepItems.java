@@ -38,7 +38,7 @@ public final class StepItems {
      */
     public static ItemHandler.Result result(ScanSpec spec, StepResult step, int depth, String continued) {
         List<SpecificRecord> emitted = new ArrayList<>(
-                spec.getCount() || spec.getVerify() || spec.getMirror() ? List.of()
+                spec.getCount() || ComparingSteps.applies(spec) ? List.of()
                         : EntityBatcher.batches(spec, step.rows()));
         for (ScanQuery handoff : step.handoffs()) {
             emitted.add(WorkItems.item(spec, handoff, depth + 1,
