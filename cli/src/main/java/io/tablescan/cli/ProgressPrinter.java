@@ -148,8 +148,8 @@ public final class ProgressPrinter {
     static String line(ScanTotals t, long nowMillis) {
         long elapsed = t.ended() || !t.started() ? t.elapsedMillis()
                 : Math.max(t.elapsedMillis(), nowMillis - t.status().getStartMillis());
-        return String.format("%,d rows, %,.0f rows/s, %,d open items, %,d failed, %s", t.rowsCopied(),
-                t.rowsPerSecond(), t.openItems(), t.itemsFailed(), clock(elapsed));
+        return String.format("%s, %,.0f rows/s, %s, %,d failed, %s", plural(t.rowsCopied(), "row"),
+                t.rowsPerSecond(), plural(t.openItems(), "open item"), t.itemsFailed(), clock(elapsed));
     }
 
     static String clock(long millis) {
@@ -365,8 +365,8 @@ public final class ProgressPrinter {
         if (!t.started()) {
             return "interrupted before the copy started: nothing was copied to " + dest;
         }
-        return String.format("interrupted: %s holds part of the copy (%,d rows written when stopped); run the same "
-                + "copy again to finish it: it is idempotent", dest, t.rowsCopied());
+        return String.format("interrupted: %s holds part of the copy (%s written when stopped); run the same "
+                + "copy again to finish it: it is idempotent", dest, plural(t.rowsCopied(), "row"));
     }
 
     /**
@@ -398,8 +398,8 @@ public final class ProgressPrinter {
         return switch (t.state()) {
             case COMPLETED -> "completed";
             case COMPLETED_WITH_FAILURES -> "completed with " + plural(t.itemsFailed(), "failed item");
-            case CANCELLED -> "was cancelled" + (t.openItems() > 0 ? " (" + t.openItems() + " items still draining)" : "");
-            case RUNNING -> "did NOT complete (" + String.format("%,d", t.openItems()) + " open items)";
+            case CANCELLED -> "was cancelled" + (t.openItems() > 0 ? " (" + plural(t.openItems(), "item") + " still draining)" : "");
+            case RUNNING -> "did NOT complete (" + plural(t.openItems(), "open item") + ")";
         };
     }
 
