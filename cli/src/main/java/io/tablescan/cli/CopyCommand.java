@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
         customSynopsis = {"tablescan copy --source-table=TABLE",
                 "        (--source-account=ALIAS | --source-connection-string=CS)",
                 "        (--dest-table=TABLE | --to-topic=NAME | --sink=TYPE) [OPTIONS]"},
-        description = "Copies a table into another (created by the first write if missing), or hands its rows to a sink, with all three "
+        description = "Copies a table into another (created if missing), or hands its rows to a sink, with all three "
                 + "workers in this process. Exit 0 only if the scan completes with no failures.")
 final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
@@ -92,13 +92,11 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
         boolean destExisted = true;
-        if (target.toTable() && (mirror || changedOnly) && !dryRun) {
-            createDestination(dest, target.destTable, false); // read to compare; its extra rows are its work, not news
-        } else if (target.toTable() && !dryRun) {
-            destExisted = destinationExists(dest, target.destTable); // else created by the first write, if any
-            if (destExisted) {
-                Checks.warnIfHoldsRows(dest, target.destTable, System.err);
-            }
+        if (target.toTable() && !dryRun) {
+            // Created now, so a credential that may not write is refused at once; deleted again if nothing is written.
+            destExisted = mirror || changedOnly || destinationExists(dest, target.destTable);
+            // A mirror's extra rows are its work, not news.
+            createDestination(dest, target.destTable, !mirror && !changedOnly);
         } else if (dryRun) {
             Checks.tableExists(dest, target.destTable, "destination"); // a dry run creates nothing
         }
@@ -127,35 +125,49 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
                 throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
             }
             int code = printer.summary(outcome.totals());
-            noRowHint(outcome.totals(), source, destExisted);
+            boolean deleted = !destExisted && outcome.totals().rowsWritten() == 0 && deleteIfEmpty(dest, target.destTable);
+            noRowHint(outcome.totals(), source, deleted);
             return code;
         }
     }
 
     /**
      * A complete copy that read no row: one line on what looks wrong with the selection, if anything, and that the
-     * destination table was not created (the sink creates it on its first write, and there was none).
+     * destination table this copy created was deleted again.
      */
-    private void noRowHint(io.tablescan.status.ScanTotals t, TableStore source, boolean destExisted) {
+    private void noRowHint(io.tablescan.status.ScanTotals t, TableStore source, boolean destDeleted) {
         if (!t.complete() || t.rowsRead() > 0) {
             return;
         }
         var why = EmptySelection.why(source, sourceTable, scan.filter, scan.since, java.time.Instant.now());
-        String notCreated = target.toTable() && !destExisted ? "the destination table " + target.destTable
-                + " was not created" : null;
+        String notCreated = destDeleted ? "the destination table " + target.destTable + " was not kept (this "
+                + "copy created it and wrote no row)" : null;
         if (why.isPresent() || notCreated != null) {
             System.err.println("warning: no row was copied" + why.map(w -> ": " + w).orElse("")
                     + (notCreated == null ? "" : "; " + notCreated));
         }
     }
 
-    /** Whether the destination table exists; a credential that cannot tell is one line, before anything runs. */
+    /**
+     * Deletes the table this copy created if it is still empty, so a copy that wrote nothing leaves no table; true
+     * when deleted. Best effort: a store that cannot, or a refusal, keeps it.
+     */
+    private static boolean deleteIfEmpty(TableStore dest, String table) {
+        try {
+            var page = dest.query(table, io.tablescan.spi.KeyRange.ALL,
+                    new io.tablescan.spi.QueryOptions(1, java.util.List.of(), null), null);
+            return page.rows().isEmpty() && page.next() == null && dest.deleteTable(table);
+        } catch (TableStoreException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** Whether the destination table exists; true when the credential cannot tell (write-only): kept then. */
     private static boolean destinationExists(TableStore dest, String table) {
         try {
             return dest.tableExists(table);
         } catch (TableStoreException e) {
-            throw new UserError(UserError.forStatus(e.status()), "cannot read the destination table " + table + ": "
-                    + e.getMessage());
+            return true;
         }
     }
 

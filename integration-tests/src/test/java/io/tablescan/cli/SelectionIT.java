@@ -140,14 +140,15 @@ class SelectionIT {
         assertThat(typo.err().lines().filter(l -> l.startsWith("warning:"))).singleElement().asString()
                 .startsWith("warning: no row was copied: the filter compares Sise, which none of the first 72 rows "
                         + "of the table has (property names are case-sensitive; it has Kind, Note, PartitionKey, ")
-                .endsWith("; the destination table selecttypo was not created");
+                .endsWith("; the destination table selecttypo was not kept (this copy created it and wrote no row)");
         assertThat(store.tableExists("selecttypo")).isFalse();
 
         String tomorrow = Instant.now().plus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.SECONDS).toString();
         Cli.Run future = run(with(copy, "--dest-table", "selectfuture", "--since", tomorrow));
         assertThat(future.exitCode()).as(future.out() + future.err()).isZero();
         assertThat(future.err()).contains("warning: no row was copied: --since " + tomorrow + " is in the future: no "
-                + "row was written after it yet; the destination table selectfuture was not created");
+                + "row was written after it yet; the destination table selectfuture was not kept (this copy created it and "
+                + "wrote no row)");
         assertThat(store.tableExists("selectfuture")).isFalse();
 
         Cli.Run count = run("count", "--source-connection-string", cs, "--source-table", SOURCE, "--filter", "Sise lt 5");
@@ -156,7 +157,8 @@ class SelectionIT {
 
         Cli.Run fine = run(with(copy, "--dest-table", "selectnone", "--filter", "Size gt 100"));
         assertThat(fine.err()).as("nothing looks wrong: only the table not created")
-                .contains("warning: no row was copied; the destination table selectnone was not created");
+                .contains("warning: no row was copied; the destination table selectnone was not kept");
+        assertThat(store.tableExists("selectnone")).isFalse();
     }
 
     @Test
