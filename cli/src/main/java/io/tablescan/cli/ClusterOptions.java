@@ -31,8 +31,13 @@ final class ClusterOptions {
 
     /** The KAFKA_* settings and the namespace from the environment, checked before anything connects. */
     static KafkaSettings environment(String bootstrap) {
+        return environment(bootstrap, System.getenv());
+    }
+
+    /** As above, with the command's environment {@code env}. */
+    static KafkaSettings environment(String bootstrap, java.util.Map<String, String> env) {
         try {
-            return KafkaSettings.of(bootstrap, System.getenv());
+            return KafkaSettings.of(bootstrap, env);
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }

@@ -46,11 +46,15 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             + "--filter).")
     boolean mirror;
 
+    @Option(names = "--changed-only", description = "Write only the rows missing or different in the destination "
+            + "table (compared as verify compares), and delete nothing; --since and --filter allowed.")
+    boolean changedOnly;
+
     @Option(names = "--dry-run", description = "With --mirror: change nothing; list what the mirror would write "
             + "(rows missing or different in the destination) and delete (rows the source lacks).")
     boolean dryRun;
 
-    @Option(names = "--report", paramLabel = "FILE", description = "With --mirror: write every row found missing, "
+    @Option(names = "--report", paramLabel = "FILE", description = "With --mirror or --changed-only: write every row found missing, "
             + "different or extra to FILE, one JSON object a line (as verify's report).")
     java.nio.file.Path report;
 
@@ -66,14 +70,17 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.USAGE, "--to-topic needs --kafka HOST:PORT: an embedded broker, and the topic "
                     + "with it, would be gone when copy ends");
         }
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env); // checks TABLESCAN_NAMESPACE
+        if (cluster != null) {
+            target.checkTopic(cluster.namespace()); // the same rule as start's
+        }
         target.checkSinks(env, true); // this process's copy-worker has exactly these sinks
         Accounts configured = new Accounts(env::get); // one store (and credential) per alias
         TableStore source = sourceAccount.store(configured);
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
         // The embedded broker starts while the tables are checked; closed here if a check fails.
-        try (BrokerStart broker = kafka == null && !mirror ? BrokerStart.begin() : null) {
+        try (BrokerStart broker = kafka == null && !mirror && !changedOnly ? BrokerStart.begin() : null) {
             return copy(cluster, source, dest, broker);
         }
     }
@@ -84,8 +91,12 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         }
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
+        boolean destExisted = true;
         if (target.toTable() && !dryRun) {
-            createDestination(dest, target.destTable, !mirror); // a mirror's extra rows are its work, not news
+            // Created now, so a credential that may not write is refused at once; deleted again if nothing is written.
+            destExisted = mirror || changedOnly || destinationExists(dest, target.destTable);
+            // A mirror's extra rows are its work, not news.
+            createDestination(dest, target.destTable, !mirror && !changedOnly);
         } else if (dryRun) {
             Checks.tableExists(dest, target.destTable, "destination"); // a dry run creates nothing
         }
@@ -101,9 +112,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             destName = "destination";
         }
         Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
-        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.verify() : ScanSpecs.copy().mirror(mirror))
+        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.verify() : ScanSpecs.copy().mirror(mirror).changedOnly(changedOnly))
                 .from(new TableRef(sourceName, sourceTable)), destName)).build();
-        if (mirror) {
+        if (mirror || changedOnly) {
             return MirrorRun.run(cluster, accounts, env, spec, report, dryRun);
         }
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
@@ -113,7 +124,50 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
             }
-            return printer.summary(outcome.totals());
+            int code = printer.summary(outcome.totals());
+            boolean deleted = !destExisted && outcome.totals().rowsWritten() == 0 && deleteIfEmpty(dest, target.destTable);
+            noRowHint(outcome.totals(), source, deleted);
+            return code;
+        }
+    }
+
+    /**
+     * A complete copy that read no row: one line on what looks wrong with the selection, if anything, and that the
+     * destination table this copy created was deleted again.
+     */
+    private void noRowHint(io.tablescan.status.ScanTotals t, TableStore source, boolean destDeleted) {
+        if (!t.complete() || t.rowsRead() > 0) {
+            return;
+        }
+        var why = EmptySelection.why(source, sourceTable, scan.filter, scan.since, java.time.Instant.now());
+        String notCreated = destDeleted ? "the destination table " + target.destTable + " was not kept (this "
+                + "copy created it and wrote no row)" : null;
+        if (why.isPresent() || notCreated != null) {
+            System.err.println("warning: no row was copied" + why.map(w -> ": " + w).orElse("")
+                    + (notCreated == null ? "" : "; " + notCreated));
+        }
+    }
+
+    /**
+     * Deletes the table this copy created if it is still empty, so a copy that wrote nothing leaves no table; true
+     * when deleted. Best effort: a store that cannot, or a refusal, keeps it.
+     */
+    private static boolean deleteIfEmpty(TableStore dest, String table) {
+        try {
+            var page = dest.query(table, io.tablescan.spi.KeyRange.ALL,
+                    new io.tablescan.spi.QueryOptions(1, java.util.List.of(), null), null);
+            return page.rows().isEmpty() && page.next() == null && dest.deleteTable(table);
+        } catch (TableStoreException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** Whether the destination table exists; true when the credential cannot tell (write-only): kept then. */
+    private static boolean destinationExists(TableStore dest, String table) {
+        try {
+            return dest.tableExists(table);
+        } catch (TableStoreException e) {
+            return true;
         }
     }
 
@@ -124,9 +178,20 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
      * select, and a mirror would delete a row the source has.
      */
     private void checkMirror() {
+        if (changedOnly) {
+            if (mirror || dryRun) {
+                throw new UserError(UserError.USAGE, (mirror ? "--mirror" : "--dry-run") + " goes without "
+                        + "--changed-only" + (mirror ? ": a mirror writes only the changes already" : ""));
+            }
+            if (!target.toTable()) {
+                throw new UserError(UserError.USAGE, "--changed-only needs --dest-table: it compares with a table");
+            }
+            return;
+        }
         if (!mirror) {
             if (dryRun || report != null) {
-                throw new UserError(UserError.USAGE, (dryRun ? "--dry-run" : "--report") + " goes with --mirror");
+                throw new UserError(UserError.USAGE, (dryRun ? "--dry-run goes with --mirror"
+                        : "--report goes with --mirror or --changed-only"));
             }
             return;
         }

@@ -66,6 +66,10 @@ final class CountCommand implements Callable<Integer> {
                         + ProgressPrinter.plural(totals.partitions(), "partition") + " counted when stopped)");
             }
             int code = printer.summary(totals);
+            if (totals.complete() && totals.rowsRead() == 0) {
+                EmptySelection.why(source, sourceTable, scan.filter, scan.since, java.time.Instant.now())
+                        .ifPresent(why -> System.err.println("warning: no row was counted: " + why));
+            }
             if (json) {
                 System.out.println(json(totals));
             }

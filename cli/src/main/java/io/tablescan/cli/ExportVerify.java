@@ -47,9 +47,9 @@ final class ExportVerify {
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, manifest.filter(), manifest.select());
-        if (!sourceTable.equals(manifest.sourceTable())) {
-            System.out.println("note: the export was made of table " + manifest.sourceTable() + ", compared with "
-                    + sourceTable);
+        if (!sourceTable.equalsIgnoreCase(manifest.sourceTable())) { // table names are case-insensitive
+            System.err.println("warning: the export in " + from.describe() + " is of table " + manifest.sourceTable()
+                    + ", not of --source-table " + sourceTable + ": compared all the same");
         }
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
@@ -62,7 +62,7 @@ final class ExportVerify {
         String role = "verify-" + draft.getScanId();
         ExportComparer comparer = new ExportComparer(from, manifest);
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
-                .intoPrivateTopic("compared with the export in " + from.describe(), false);
+                .intoPrivateTopic("compared with the export in " + from.describe(), false).readsOnly();
         try (Interrupt interrupt = Interrupt.onSigint()) {
             return CopyRun.runHere(cluster, accounts, env, kafka -> {
                 String topic = kafka.namespace().topic(role);
@@ -144,7 +144,7 @@ final class ExportVerify {
                 each.accept(json);
                 if (++seen[0] % 1000 == 0 && System.nanoTime() - seen[1] >= 5_000_000_000L) { // a line every 5 s
                     seen[1] = System.nanoTime();
-                    System.out.printf("  %,d of %,d rows compared%n", seen[0], totals.rowsRead());
+                    System.out.printf("  %,d of %s compared%n", seen[0], ProgressPrinter.plural(totals.rowsRead(), "row"));
                 }
             });
             found = DifferenceReport.collect(report, each -> counts[0] = comparer.compare(counted, totals.scanId(),
@@ -154,11 +154,12 @@ final class ExportVerify {
         }
         ExportComparer.Counts c = counts[0];
         if (c.sourceRows() != totals.rowsRead()) { // never a verdict over rows lost or doubled on the way
-            System.out.printf("not verified: the topic holds %,d rows, the scan read %,d%n", c.sourceRows(),
-                    totals.rowsRead());
+            System.out.printf("not verified: the topic holds %s, the scan read %,d%n",
+                    ProgressPrinter.plural(c.sourceRows(), "row"), totals.rowsRead());
             return UserError.FAILED;
         }
-        System.out.printf("  compared:      %,d rows of the source, %,d of the export%n", c.sourceRows(), c.exportRows());
+        System.out.printf("  compared:      %s of the source, %,d of the export%n", ProgressPrinter.plural(c.sourceRows(), "row"),
+                c.exportRows());
         System.out.printf("  missing:       %,d (in the source, not in the export)%n", c.missing());
         System.out.printf("  different:     %,d (in both, with other properties)%n", c.different());
         System.out.printf("  extra:         %,d (in the export, not in the source)%n", c.extra());
@@ -169,7 +170,7 @@ final class ExportVerify {
         found.printFirst(System.out, labels, Map.of(DifferenceKind.MISSING, c.missing(), DifferenceKind.DIFFERENT,
                 c.different(), DifferenceKind.EXTRA, c.extra()));
         if (c.differences() == 0) {
-            System.out.printf("equal: %,d rows compared, no differences%n", c.sourceRows());
+            System.out.printf("equal: %s compared, no differences%n", ProgressPrinter.plural(c.sourceRows(), "row"));
             return 0;
         }
         System.out.printf("different: %,d missing, %,d different, %,d extra%n", c.missing(), c.different(), c.extra());

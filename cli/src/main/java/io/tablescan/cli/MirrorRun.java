@@ -11,7 +11,10 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** copy --mirror, and its dry run (a verify whose findings are told as what the mirror would do). */
+/**
+ * copy --mirror, its dry run (a verify whose findings are told as what the mirror would do), and copy
+ * --changed-only (a mirror that deletes nothing).
+ */
 final class MirrorRun {
     private MirrorRun() {}
 
@@ -31,19 +34,25 @@ final class MirrorRun {
             Map<DifferenceKind, String> labels = new EnumMap<>(DifferenceKind.class);
             labels.put(DifferenceKind.MISSING, dryRun ? "to write (missing)" : "written (were missing)");
             labels.put(DifferenceKind.DIFFERENT, dryRun ? "to write (different)" : "written (were different)");
-            labels.put(DifferenceKind.EXTRA, dryRun ? "to delete" : "deleted");
+            boolean keeps = spec.getChangedOnly();
+            labels.put(DifferenceKind.EXTRA, dryRun ? "to delete" : keeps ? "extra (kept)" : "deleted");
             if (found.get() != null) {
                 found.get().printFirst(System.out, labels, Map.of(DifferenceKind.MISSING, t.rowsMissing(),
                         DifferenceKind.DIFFERENT, t.rowsDiffering(), DifferenceKind.EXTRA, t.rowsExtra()));
             }
             boolean complete = t.state() == ScanState.COMPLETED;
+            long unchanged = Math.max(0, t.rowsRead() - t.rowsMissing() - t.rowsDiffering());
             if (dryRun) {
-                System.out.printf("%sdry run: the mirror would write %,d rows (%,d missing, %,d different) and delete "
-                        + "%,d; nothing was changed%n", complete ? "" : "incomplete ", t.rowsMissing() + t.rowsDiffering(),
-                        t.rowsMissing(), t.rowsDiffering(), t.rowsExtra());
-            } else {
-                System.out.printf("mirror: %,d rows were missing, %,d different (all %,d rewritten); %,d extra, %,d "
-                        + "deleted%n", t.rowsMissing(), t.rowsDiffering(), t.rowsWritten(), t.rowsExtra(), t.rowsDeleted());
+                System.out.printf("%sdry run: the mirror would write %s (%,d missing, %,d different), leave %,d "
+                        + "unchanged and delete %,d; nothing was changed%n", complete ? "" : "incomplete ",
+                        ProgressPrinter.plural(t.rowsMissing() + t.rowsDiffering(), "row"), t.rowsMissing(),
+                        t.rowsDiffering(), unchanged, t.rowsExtra());
+            } else { // only the rows that differ are written
+                System.out.printf("%s: %s, %,d different (%,d written); %,d unchanged (not written); %,d extra, %s%n",
+                        keeps ? "changed only" : "mirror",
+                        ProgressPrinter.plural(t.rowsMissing(), "row was missing", "rows were missing"), t.rowsDiffering(),
+                        t.rowsWritten(), unchanged, t.rowsExtra(), keeps ? "kept" : String.format("%,d deleted",
+                                t.rowsDeleted()));
             }
             return code;
         }

@@ -32,6 +32,8 @@ public final class ProgressPrinter {
     /** What a scan into a command's private topic is for (an export's first stage), named instead of the topic. */
     private String purpose;
     private boolean nextSince = true;
+    /** A scan that writes no table (verify --from): its summary has no rows written. */
+    private boolean readsOnly;
     private Hints hints = Hints.local();
     private StallWatch stalls;
 
@@ -87,6 +89,12 @@ public final class ProgressPrinter {
         return this;
     }
 
+    /** A scan that writes to no table or sink of the user's: its summary says no "rows written". */
+    ProgressPrinter readsOnly() {
+        this.readsOnly = true;
+        return this;
+    }
+
     /** Sets where the workers run; on a cluster it also watches for a missing ledger or missing workers. */
     ProgressPrinter hints(Hints hints) {
         this.hints = hints;
@@ -123,7 +131,8 @@ public final class ProgressPrinter {
     }
 
     private void draw(ScanTotals t, long now) {
-        String line = t.started() ? line(t, now)
+        String line = t.started() ? line(t, now) : hints.inProcess() // this process's own ledger, just starting
+                ? "starting scan " + t.scanId() + "... " + clock(now - sinceMillis)
                 : "waiting for a ledger to record scan " + t.scanId() + "... " + clock(now - sinceMillis);
         if (terminal) {
             out.print("\r" + (t.started() ? bar(t) + " " : "") + line + "\u001b[K");
@@ -151,8 +160,8 @@ public final class ProgressPrinter {
     static String line(ScanTotals t, long nowMillis) {
         long elapsed = t.ended() || !t.started() ? t.elapsedMillis()
                 : Math.max(t.elapsedMillis(), nowMillis - t.status().getStartMillis());
-        return String.format("%,d rows, %,.0f rows/s, %,d open items, %,d failed, %s", t.rowsCopied(),
-                t.rowsPerSecond(), t.openItems(), t.itemsFailed(), clock(elapsed));
+        return String.format("%s, %,.0f rows/s, %s, %,d failed, %s", plural(t.rowsCopied(), "row"),
+                t.rowsPerSecond(), plural(t.openItems(), "open item"), t.itemsFailed(), clock(elapsed));
     }
 
     static String clock(long millis) {
@@ -230,17 +239,35 @@ public final class ProgressPrinter {
         }
         out.printf("  rows read:     %,d %s%n", t.rowsRead(), fromFiles ? "from the export's files"
                 : "in " + plural(t.partitions(), "partition"));
-        out.printf("  rows written:  %,d%n", t.rowsWritten());
+        if (!readsOnly) {
+            out.printf("  rows written:  %,d%n", t.rowsWritten());
+        }
         out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
         out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
         work(t);
         emptyHint(t);
-        if (t.complete() && t.spec() != null && !fromFiles && nextSince) {
-            out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
-                    nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
-        }
+        nextSinceLine(t);
         errors(t);
         return exitCode(t);
+    }
+
+    /**
+     * The watermark for the next incremental run, only after a scan that completed with no failed item and only for
+     * jobs that take --since: the rows of a failed item were not copied, and a run from a later time would never
+     * read them.
+     */
+    private void nextSinceLine(ScanTotals t) {
+        if (t.spec() == null || fromFiles || !nextSince || t.spec().getMirror() || !t.complete()) {
+            return;
+        }
+        if (t.state() == ScanState.COMPLETED && t.itemsFailed() == 0) {
+            out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
+                    nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
+        } else {
+            out.println("  next --since:  none: not every row was copied; " + (hints.inProcess()
+                    ? "run the same command again" : "retry the failed items (see below)") + ": the run that completes "
+                    + "prints it");
+        }
     }
 
     /** A count's summary: its scan, then the count itself on the last line (exact only when completed). */
@@ -297,8 +324,12 @@ public final class ProgressPrinter {
                 : purpose != null ? plural(t.rowsWritten(), "row") + " staged in Kafka"
                 : plural(t.writeRequests(), "write") + " to the destination";
         boolean count = t.spec() != null && t.spec().getCount(); // writes nothing
-        out.printf("  requests:      %s of the source%s; %,d retried (%,d throttled)%n",
-                plural(t.readRequests(), "read"), count ? "" : ", " + written, t.retries(), t.throttles());
+        // A verify or mirror reads both tables, counted together.
+        boolean both = t.spec() != null && (t.spec().getVerify() || t.spec().getMirror()
+                || t.spec().getChangedOnly());
+        out.printf("  requests:      %s of %s%s; %,d retried (%,d throttled)%n", plural(t.readRequests(), "read"),
+                both ? "the source and the destination" : "the source", count || t.spec() != null && t.spec().getVerify()
+                        ? "" : ", " + written, t.retries(), t.throttles());
     }
 
     /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */
@@ -345,8 +376,8 @@ public final class ProgressPrinter {
         if (!t.started()) {
             return "interrupted before the copy started: nothing was copied to " + dest;
         }
-        return String.format("interrupted: %s holds part of the copy (%,d rows written when stopped); run the same "
-                + "copy again to finish it: it is idempotent", dest, t.rowsCopied());
+        return String.format("interrupted: %s holds part of the copy (%s written when stopped); run the same "
+                + "copy again to finish it: it is idempotent", dest, plural(t.rowsCopied(), "row"));
     }
 
     /**
@@ -378,8 +409,8 @@ public final class ProgressPrinter {
         return switch (t.state()) {
             case COMPLETED -> "completed";
             case COMPLETED_WITH_FAILURES -> "completed with " + plural(t.itemsFailed(), "failed item");
-            case CANCELLED -> "was cancelled" + (t.openItems() > 0 ? " (" + t.openItems() + " items still draining)" : "");
-            case RUNNING -> "did NOT complete (" + String.format("%,d", t.openItems()) + " open items)";
+            case CANCELLED -> "was cancelled" + (t.openItems() > 0 ? " (" + plural(t.openItems(), "item") + " still draining)" : "");
+            case RUNNING -> "did NOT complete (" + plural(t.openItems(), "open item") + ")";
         };
     }
 

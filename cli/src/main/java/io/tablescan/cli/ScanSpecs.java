@@ -68,6 +68,7 @@ public final class ScanSpecs {
         private boolean count;
         private boolean verify;
         private boolean mirror;
+        private boolean changedOnly;
 
         private Copy() {}
 
@@ -120,6 +121,12 @@ public final class ScanSpecs {
         }
 
         /** A copy that also deletes the destination's rows that the source lacks, in the scan's range. */
+        /** Writes only the rows missing or different in the destination, and deletes none. */
+        public Copy changedOnly(boolean changedOnly) {
+            this.changedOnly = changedOnly;
+            return this;
+        }
+
         public Copy mirror(boolean mirror) {
             this.mirror = mirror;
             return this;
@@ -142,6 +149,7 @@ public final class ScanSpecs {
                     .setCount(count)
                     .setVerify(verify)
                     .setMirror(mirror)
+                    .setChangedOnly(changedOnly)
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .build();
         }

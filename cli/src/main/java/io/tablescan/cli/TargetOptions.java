@@ -129,8 +129,11 @@ final class TargetOptions {
      * in place of work items.
      */
     void checkTopic(Namespace namespace) {
-        if (toTopic != null && namespace.topics().contains(toTopic)) {
-            throw new UserError(UserError.USAGE, "--to-topic " + toTopic + " is one of tablescan's own topics");
+        for (Namespace own : List.of(namespace, Namespace.DEFAULT)) {
+            if (toTopic != null && own.owns(toTopic)) {
+                throw new UserError(UserError.USAGE, "--to-topic " + toTopic + " is a topic of tablescan's own (namespace "
+                        + own + "): give a topic outside it");
+            }
         }
     }
 

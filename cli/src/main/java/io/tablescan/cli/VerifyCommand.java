@@ -119,7 +119,7 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     /** The scan's summary, the differences, and the verdict; the exit code: 0 equal, 7 different, else the scan's. */
     static int summary(ProgressPrinter printer, ScanTotals t, DifferenceReport found) {
         int code = printer.summary(t);
-        System.out.printf("  compared:      %,d rows%n", t.rowsRead());
+        System.out.printf("  compared:      %s%n", ProgressPrinter.plural(t.rowsRead(), "row"));
         System.out.printf("  missing:       %,d (in the source, not in the destination)%n", t.rowsMissing());
         System.out.printf("  different:     %,d (in both, with other properties)%n", t.rowsDiffering());
         System.out.printf("  extra:         %,d (in the destination, not in the source)%n", t.rowsExtra());
@@ -133,7 +133,7 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         }
         long differences = t.rowsMissing() + t.rowsDiffering() + t.rowsExtra();
         if (differences == 0) {
-            System.out.printf("equal: %,d rows compared, no differences%n", t.rowsRead());
+            System.out.printf("equal: %s compared, no differences%n", ProgressPrinter.plural(t.rowsRead(), "row"));
             return 0;
         }
         System.out.printf("different: %,d missing, %,d different, %,d extra%n", t.rowsMissing(), t.rowsDiffering(),

@@ -199,8 +199,13 @@ class ProgressPrinterTest {
     @Test
     void theClockRunsWhileNoLedgerRecordsTheScanAndWhileNoEventComes() {
         ProgressPrinter printer = printer(false);
+        ProgressPrinter onACluster = printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092"));
         now.set(T0 + 12_000);
         printer.progress(new ScanTotals("s1", null));
+        // The ledger is this process's own, just starting: no "waiting for a ledger".
+        assertThat(out()).contains("starting scan s1... 0:12").doesNotContain("waiting for a ledger");
+        bytes.reset();
+        onACluster.progress(new ScanTotals("s1", null));
         assertThat(out()).contains("waiting for a ledger to record scan s1... 0:12");
 
         now.set(T0 + 65_000); // the last event came 2 s after the seed; a minute later nothing more came
@@ -263,6 +268,46 @@ class ProgressPrinterTest {
         assertThat(code).isEqualTo(UserError.FAILED);
         assertThat(out()).contains("1 failed item: fix the cause (errors above), then run the same copy again: it is "
                 + "idempotent").doesNotContain("tablescan failures").doesNotContain("tablescan retry");
+    }
+
+    @Test
+    void onlyACopyCompletedWithNoFailedItemPrintsTheNextSince() {
+        printer(false).summary(new ScanTotals("s1", completed(running())));
+        assertThat(out()).contains("next --since:  1970-01-01T00:01:40Z");
+
+        bytes.reset();
+        printer(false).summary(failed());
+        assertThat(out()).contains("next --since:  none: not every row was copied; run the same command again: the "
+                + "run that completes prints it").doesNotContain("1970-");
+
+        bytes.reset();
+        printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092")).summary(failed());
+        assertThat(out()).contains("next --since:  none: not every row was copied; retry the failed items");
+
+        bytes.reset();
+        ScanSpec mirror = ScanSpec.newBuilder(spec()).setMirror(true).build(); // takes no --since
+        ScanStatus s = completed(running());
+        s.setSpec(mirror);
+        printer(false).summary(new ScanTotals("s1", s));
+        assertThat(out()).contains("scan s1 completed").doesNotContain("next --since");
+    }
+
+    @Test
+    void aVerifyCountsReadsOfBothTablesAndAReadOnlyScanWritesNoRows() {
+        ScanSpec verify = ScanSpecs.verify().from(new TableRef("source", "Packages"))
+                .to(new TableRef("destination", "PackagesCopy")).pageSize(1000).strategy(ScanStrategy.PREFIX).build();
+        verify.setScanId("s1");
+        ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("s1").started(verify).emitted(ItemKind.PREFIX_QUERY)));
+        s = ScanFold.apply(s, at(T0 + 500, new ScanEventBuilder("s1").done(ItemKind.PREFIX_QUERY, 0,
+                new ItemHandler.Result(List.of(), 7, 0, 2))));
+        printer(false).summary(new ScanTotals("s1", s));
+        assertThat(out()).contains("requests:      2 reads of the source and the destination; 0 retried")
+                .doesNotContain("writes");
+
+        bytes.reset();
+        printer(false).intoPrivateTopic("compared with the export in /backups/p", false).readsOnly()
+                .summary(new ScanTotals("s1", completed(running())));
+        assertThat(out()).contains("rows read:").doesNotContain("rows written");
     }
 
     @Test

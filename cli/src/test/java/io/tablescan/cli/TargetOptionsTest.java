@@ -8,6 +8,7 @@ import io.tablescan.sink.SinkPlugins;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,8 +67,16 @@ class TargetOptionsTest {
         }
         Cli.assertOneLine(Cli.run(with(COPY, "--to-topic", "rows")), UserError.USAGE,
                 "--to-topic needs --kafka HOST:PORT");
-        Cli.assertOneLine(Cli.run(Map.of(), with(START, "--to-topic", "tablescan.entity-batches")), UserError.USAGE,
-                "--to-topic tablescan.entity-batches is one of tablescan's own topics");
+        // One rule for copy and start: no topic of tablescan's namespace, today's roles or any other.
+        for (String topic : List.of("tablescan.entity-batches", "tablescan.scans", "tablescan.export-1",
+                "tablescan-ledger-scans-changelog", "tablescan-copy-0a1b2c3d.scan-events")) {
+            String line = "--to-topic " + topic + " is a topic of tablescan's own (namespace tablescan)";
+            Cli.assertOneLine(Cli.run(Map.of(), with(START, "--to-topic", topic)), UserError.USAGE, line);
+            Cli.assertOneLine(Cli.run(Map.of(), with(COPY, "--to-topic", topic, "--kafka", "127.0.0.1:1")),
+                    UserError.USAGE, line);
+        }
+        Cli.assertOneLine(Cli.run(Map.of("TABLESCAN_NAMESPACE", "team"), with(COPY, "--to-topic", "team.scans",
+                "--kafka", "127.0.0.1:1")), UserError.USAGE, "--to-topic team.scans is a topic of tablescan's own");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.tablescan.copy;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.items.ItemIds;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.EntityPage;
 import io.tablescan.schema.PagePart;
@@ -21,9 +22,11 @@ import org.apache.avro.specific.SpecificRecord;
  * The copy-worker's handler of the entity topic's records: an entity page (today's) or an entity batch (0.1.0's,
  * and an import's). A page's parts are its table transactions, written at once by up to as many virtual threads
  * as the worker has write slots, each part holding one slot while it is written, so the worker keeps at most its
- * in-flight count of writes going however big its pages are. The page is done when every part is written; a part that fails (after
- * its sink's retries) fails the page, which is parked or replayed whole: the parts already written are written
- * again with upsert-replace, and the rows count once, when the page commits.
+ * in-flight count of writes going however big its pages are. The page is done when every part is written. When
+ * a part fails (after its sink's retries), the parts written count with the page, and the rest go on as a page of
+ * their own (retried, then parked if it fails again), so the counts are of rows the destination holds; a page
+ * of which no part was written fails whole. A replay writes parts again with upsert-replace; rows count once,
+ * when the page that wrote them commits.
  */
 public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
     private final EntityBatchHandler batches;
@@ -87,18 +90,36 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
                 throw new IllegalStateException("interrupted");
             }
         }
-        if (failure != null) {
-            throw failure; // a failed part's, as a batch's own failure would be; its writer wrote no more parts
-        }
         long rows = 0;
         long deleted = 0;
         int requests = 0;
-        for (Result result : results) {
+        List<PagePart> rest = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            Result result = results[i];
+            if (result == null) { // failed, or not tried after its writer's failure
+                rest.add(parts.get(i));
+                continue;
+            }
             rows += result.rowsWritten();
             requests += result.requests();
             deleted += result.compared().deleted();
         }
-        return new Result(List.of(), 0, rows, requests, 0, new Compared(0, 0, 0, deleted));
+        if (failure != null && rest.size() == parts.size()) {
+            throw failure; // nothing written: the page fails as a batch's own failure would
+        }
+        // Parts written count now, in this page's transaction; the others go on as a page of their own, which is
+        // retried, and parked if it fails again, so every row counts once, when its own part's page commits.
+        List<SpecificRecord> emitted = failure == null ? List.of() : List.of(remainder(page, rest));
+        return new Result(emitted, 0, rows, requests, 0, new Compared(0, 0, 0, deleted));
+    }
+
+    /** The parts of {@code page} not written, as a page of their own; its id follows from the page's and theirs. */
+    static EntityPage remainder(EntityPage page, List<PagePart> rest) {
+        PagePart first = rest.getFirst();
+        String firstRow = first.getEntities().isEmpty() ? String.join(",", first.getDeletes())
+                : first.getEntities().getFirst().getRowKey();
+        return new EntityPage(ItemIds.of(page.getSpec().getScanId(), "page-rest", page.getItemId(),
+                first.getPartitionKey(), firstRow, String.valueOf(rest.size())), page.getSpec(), rest);
     }
 
     private Result part(EntityPage page, PagePart part, ItemContext context) {

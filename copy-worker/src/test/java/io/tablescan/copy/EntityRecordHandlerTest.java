@@ -92,20 +92,39 @@ class EntityRecordHandlerTest {
     }
 
     @Test
-    void aFailedPartFailsThePageWhoseReplayLeavesEachRowOnceAndCountsItOnce() {
+    void aFailedPartGoesOnAsAPageOfItsOwnAndEveryRowWrittenCountsOnce() {
         destination.failUpserts(1, ScriptedFailures.forbidden(), false);
         List<Row> rows = rows();
         EntityPage page = page(SPEC, rows);
 
-        assertThatThrownBy(() -> handler.handle(page, context)).isInstanceOfSatisfying(FailedWriteException.class,
-                e -> assertThat(e.attempts()).isEqualTo(1));
-        assertThat(destination.upserts()).as("the other parts were written all the same").isEqualTo(32);
-        assertThat(destinationAccount.rows("Dest")).hasSizeLessThan(rows.size());
+        Result first = handler.handle(page, context);
 
-        Result replayed = handler.handle(page, context);
+        assertThat(destination.upserts()).as("the other parts were written all the same").isEqualTo(32);
+        int held = destinationAccount.rows("Dest").size();
+        assertThat(held).isLessThan(rows.size());
+        assertThat(first.rowsWritten()).as("the rows the destination holds").isEqualTo(held);
+        assertThat(first.requests()).isEqualTo(31);
+        EntityPage rest = (EntityPage) first.emitted().getFirst();
+        assertThat(first.emitted()).hasSize(1);
+        assertThat(rest.getParts()).hasSize(1);
+        assertThat(rest.getItemId()).isNotEqualTo(page.getItemId())
+                .as("the same on a replay").isEqualTo(EntityRecordHandler.remainder(page, rest.getParts()).getItemId());
+
+        Result second = handler.handle(rest, context);
 
         assertThat(destinationAccount.rows("Dest")).containsExactlyInAnyOrderElementsOf(rows);
-        assertThat(replayed.rowsWritten()).as("counted by the one result that commits").isEqualTo(rows.size());
+        assertThat(first.rowsWritten() + second.rowsWritten()).as("each row counted once").isEqualTo(rows.size());
+        assertThat(second.emitted()).isEmpty();
+    }
+
+    @Test
+    void aPageOfWhichNoPartIsWrittenFailsWhole() {
+        destination.failUpserts(1, ScriptedFailures.forbidden(), false);
+        EntityPage page = page(SPEC, EntityBatchHandlerTest.rows("p", 5));
+
+        assertThatThrownBy(() -> handler.handle(page, context)).isInstanceOfSatisfying(FailedWriteException.class,
+                e -> assertThat(e.attempts()).isEqualTo(1));
+        assertThat(destinationAccount.rows("Dest")).isEmpty();
     }
 
     @Test

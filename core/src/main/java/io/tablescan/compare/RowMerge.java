@@ -24,8 +24,12 @@ public final class RowMerge {
 
     private RowMerge() {}
 
-    /** What a merge found: the differences in key order, and the destination rows the source lacks. */
-    public record Result(List<Difference> differences, List<Row> extra, long missing, long differing) {
+    /**
+     * What a merge found: the differences in key order, the destination rows the source lacks, and the source rows
+     * a mirror writes (missing or different in the destination), in key order.
+     */
+    public record Result(List<Difference> differences, List<Row> extra, List<Row> toWrite, long missing,
+            long differing) {
         public long extraCount() {
             return extra.size();
         }
@@ -34,6 +38,7 @@ public final class RowMerge {
     public static Result merge(String scanId, List<Row> source, List<Row> destination) {
         List<Difference> differences = new ArrayList<>();
         List<Row> extra = new ArrayList<>();
+        List<Row> toWrite = new ArrayList<>();
         long missing = 0;
         long differing = 0;
         int i = 0;
@@ -44,6 +49,7 @@ public final class RowMerge {
             int c = s == null ? 1 : d == null ? -1 : compareKeys(s, d);
             if (c < 0) {
                 differences.add(difference(scanId, DifferenceKind.MISSING, s, List.of()));
+                toWrite.add(s);
                 missing++;
                 i++;
             } else if (c > 0) {
@@ -54,13 +60,14 @@ public final class RowMerge {
                 List<PropertyDifference> changed = compare(s.properties(), d.properties());
                 if (!changed.isEmpty()) {
                     differences.add(difference(scanId, DifferenceKind.DIFFERENT, s, changed));
+                    toWrite.add(s);
                     differing++;
                 }
                 i++;
                 j++;
             }
         }
-        return new Result(differences, extra, missing, differing);
+        return new Result(differences, extra, toWrite, missing, differing);
     }
 
     static int compareKeys(Row a, Row b) {

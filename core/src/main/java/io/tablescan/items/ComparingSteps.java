@@ -22,9 +22,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * The read steps of a verify or a mirror: after the step reads its range of the source, the same keys of the
  * destination are read and merged with it ({@link RangeComparer}). The differences go to
  * {@code <namespace>.differences} in the item's transaction and their counts into its scan event, so both are
- * exact under replays. A mirror's deletes of the destination's rows the source lacks travel as entity batches
- * too, for the copy-worker: a delete made here, before this transaction commits, would hide its row from a
- * replay of this item, whose counts would then come out short.
+ * exact under replays. A mirror writes only what differs: the source rows missing or different in the
+ * destination, and deletes of the destination's rows the source lacks, travel as entity batches for the
+ * copy-worker (equal rows are not written). A delete made here, before this transaction commits, would hide its
+ * row from a replay of this item, whose counts would then come out short.
  */
 public final class ComparingSteps {
     private final WorkerSettings settings;
@@ -35,9 +36,14 @@ public final class ComparingSteps {
         this.serializer = settings.kafka().valueSerializer();
     }
 
-    /** True for the scans whose readers compare: verify and mirror. */
+    /** True for the scans whose readers compare: verify, mirror and a copy of changes only. */
     public static boolean applies(ScanSpec spec) {
-        return spec.getVerify() || spec.getMirror();
+        return spec.getVerify() || writesDifferences(spec);
+    }
+
+    /** A mirror, or a copy of changes only: writes the rows that differ (a mirror also deletes the extra ones). */
+    public static boolean writesDifferences(ScanSpec spec) {
+        return spec.getMirror() || spec.getChangedOnly();
     }
 
     /** The step's result (batches for a mirror, none for a verify) with what the comparison found. */
@@ -53,7 +59,10 @@ public final class ComparingSteps {
                 StepItems.reader(destination, table, spec));
         RowMerge.Result merge = outcome.merge();
         List<SpecificRecord> emitted = new ArrayList<>(read.emitted());
-        if (spec.getMirror()) { // deleted by the copy-worker once this transaction commits: see the class comment
+        if (writesDifferences(spec)) { // written (and deleted) by the copy-worker once this transaction commits
+            emitted.addAll(EntityBatcher.batches(spec, merge.toWrite()));
+        }
+        if (spec.getMirror()) {
             emitted.addAll(EntityBatcher.deletes(spec, merge.extra()));
         }
         String topic = settings.kafka().namespace().differences();

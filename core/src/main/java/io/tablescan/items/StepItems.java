@@ -32,12 +32,14 @@ public final class StepItems {
     }
 
     /**
-     * The step's rows as entity batches (none for a count: the event's rows and partitions are its result), and
+     * The step's rows as entity batches (none for a count, whose event's rows and partitions are its result, nor
+     * for a verify or a mirror, see {@link ComparingSteps}), and
      * its handed-off work as items one level deeper. {@code continued}: the item's, see {@link PartitionCount}.
      */
     public static ItemHandler.Result result(ScanSpec spec, StepResult step, int depth, String continued) {
         List<SpecificRecord> emitted = new ArrayList<>(
-                spec.getCount() || spec.getVerify() ? List.of() : EntityBatcher.batches(spec, step.rows()));
+                spec.getCount() || ComparingSteps.applies(spec) ? List.of()
+                        : EntityBatcher.batches(spec, step.rows()));
         for (ScanQuery handoff : step.handoffs()) {
             emitted.add(WorkItems.item(spec, handoff, depth + 1,
                     PartitionCount.continuedBy(handoff, continued, step.rows())));

@@ -123,6 +123,15 @@ public record Namespace(String name) {
                 scanControl(), differences());
     }
 
+    /**
+     * Whether {@code topic} is this deployment's: one of its topics (today's roles and any later one), its ledger's
+     * internal topics, or a private copy's. Rows written there would be read as work items or ledger records.
+     */
+    public boolean owns(String topic) {
+        return topic.startsWith(name + ".") || topic.startsWith(ledger() + "-")
+                || topic.startsWith(name + PRIVATE_COPY);
+    }
+
     /** Topics that keep only the latest record per key. */
     public List<String> compacted() {
         return List.of(scans(), scanControl());

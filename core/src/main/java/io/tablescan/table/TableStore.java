@@ -21,4 +21,9 @@ public interface TableStore extends RowSource {
     default boolean delete(String table, String partitionKey, String rowKey) {
         throw new UnsupportedOperationException("this store cannot delete rows");
     }
+
+    /** Deletes a table; false when it was already gone. */
+    default boolean deleteTable(String table) {
+        throw new UnsupportedOperationException("this store cannot delete tables");
+    }
 }

@@ -70,6 +70,31 @@ class InterruptIT {
                 .isTrue();
     }
 
+    /** A second Ctrl-C exits at once, and still leaves no ledger state in the temporary folder. */
+    @Test
+    void aSecondCtrlCLeavesNoLedgerFolder() throws Exception {
+        Path tmp = temporaryFolder("interrupt-twice");
+        try (ChildProcesses children = new ChildProcesses("interrupt-twice")) {
+            Files.deleteIfExists(children.log("copy").toPath()); // logs are appended to: drop an earlier run's
+            Process copy = children.start("copy", env(tmp), "copy", "--source-connection-string",
+                    LocalServices.azurite().connectionString(), "--source-table", "intsource", "--dest-table",
+                    "inttwice", "--page-size", "20");
+            awaitCopying(children, "copy", copy);
+            try (Stream<Path> made = Files.list(tmp)) {
+                assertThat(made.map(p -> p.getFileName().toString())).as("the ledger's state is in the temporary folder")
+                        .anyMatch(n -> n.startsWith("tablescan-ledger"));
+            }
+            new ProcessBuilder("kill", "-INT", Long.toString(copy.pid())).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-INT", Long.toString(copy.pid())).inheritIO().start().waitFor();
+            assertThat(copy.waitFor(90, TimeUnit.SECONDS)).as(children.output("copy")).isTrue();
+            assertThat(copy.exitValue()).as(children.output("copy")).isEqualTo(UserError.INTERRUPTED);
+            try (Stream<Path> left = Files.list(tmp)) {
+                assertThat(left.map(p -> p.getFileName().toString())).as("left in the temporary folder")
+                        .noneMatch(n -> n.startsWith("tablescan-ledger"));
+            }
+        }
+    }
+
     @Test
     void aCopyOnAClusterIsCancelledSoTheClustersWorkersSkipTheRest() throws Exception {
         Path tmp = temporaryFolder("interrupt-kafka");

@@ -128,6 +128,39 @@ class SelectionIT {
         assertThat(run.out()).containsPattern("next --since:  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
     }
 
+    /**
+     * A filter naming a property no row has, or a --since in the future, matches no row: exit 0 still, but one line
+     * says what looks wrong, and no destination table is created for a copy that wrote nothing.
+     */
+    @Test
+    void aSelectionThatMatchesNoRowSaysWhatLooksWrongAndCreatesNoTable() {
+        String[] copy = {"copy", "--source-connection-string", cs, "--source-table", SOURCE};
+        Cli.Run typo = run(with(copy, "--dest-table", "selecttypo", "--filter", "Sise lt 5 and Kind eq 'it''s eq x'"));
+        assertThat(typo.exitCode()).as(typo.out() + typo.err()).isZero();
+        assertThat(typo.err().lines().filter(l -> l.startsWith("warning:"))).singleElement().asString()
+                .startsWith("warning: no row was copied: the filter compares Sise, which none of the first 72 rows "
+                        + "of the table has (property names are case-sensitive; it has Kind, Note, PartitionKey, ")
+                .endsWith("; the destination table selecttypo was not kept (this copy created it and wrote no row)");
+        assertThat(store.tableExists("selecttypo")).isFalse();
+
+        String tomorrow = Instant.now().plus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.SECONDS).toString();
+        Cli.Run future = run(with(copy, "--dest-table", "selectfuture", "--since", tomorrow));
+        assertThat(future.exitCode()).as(future.out() + future.err()).isZero();
+        assertThat(future.err()).contains("warning: no row was copied: --since " + tomorrow + " is in the future: no "
+                + "row was written after it yet; the destination table selectfuture was not kept (this copy created it and "
+                + "wrote no row)");
+        assertThat(store.tableExists("selectfuture")).isFalse();
+
+        Cli.Run count = run("count", "--source-connection-string", cs, "--source-table", SOURCE, "--filter", "Sise lt 5");
+        assertThat(count.exitCode()).as(count.out() + count.err()).isZero();
+        assertThat(count.err()).contains("warning: no row was counted: the filter compares Sise");
+
+        Cli.Run fine = run(with(copy, "--dest-table", "selectnone", "--filter", "Size gt 100"));
+        assertThat(fine.err()).as("nothing looks wrong: only the table not created")
+                .contains("warning: no row was copied; the destination table selectnone was not kept");
+        assertThat(store.tableExists("selectnone")).isFalse();
+    }
+
     @Test
     void mistakesAreOneLineBeforeAnythingIsRead() {
         String[] copy = {"copy", "--source-connection-string", cs, "--source-table", SOURCE, "--dest-table", "selectnever"};

@@ -77,6 +77,19 @@ class VerifyExportIT {
         Files.deleteIfExists(report);
     }
 
+    /** The manifest names the table exported: compared with another, the verify says so; it writes no rows. */
+    @Test
+    void anExportOfAnotherTableSaysSoAndWritesNothing() {
+        SampleTable.write(store, "vexother", rows, 8);
+        Cli.Run run = verify("vexother", sameExport);
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.err()).contains("warning: the export in " + sameExport + " is of table " + SAME + ", not of "
+                + "--source-table vexother: compared all the same");
+        assertThat(run.out()).contains("rows read:").doesNotContain("rows written");
+        assertThat(verify(SAME.toUpperCase(java.util.Locale.ROOT), sameExport).err()).as("the same table")
+                .doesNotContain("warning");
+    }
+
     @Test
     void aChangedSourceGivesExactlyOneOfEachKind(@TempDir Path temp) throws Exception {
         Path folder = temp.resolve("altered");

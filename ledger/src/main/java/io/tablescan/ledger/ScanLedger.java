@@ -54,10 +54,14 @@ public final class ScanLedger implements AutoCloseable, Health {
     private final Path stateDir;
     private final CountDownLatch running = new CountDownLatch(1);
     private final KafkaStreamsMetrics metrics;
+    /** Deletes the state folder when the JVM exits before {@link #close} (a second Ctrl-C exits at once). */
+    private final Thread cleanUp;
 
     private ScanLedger(KafkaStreams streams, Path stateDir) {
         this.streams = streams;
         this.stateDir = stateDir;
+        this.cleanUp = new Thread(() -> delete(stateDir), "ledger-state-clean-up");
+        Runtime.getRuntime().addShutdownHook(cleanUp);
         this.metrics = new KafkaStreamsMetrics(streams); // records processed, lag, commit latency
         metrics.bindTo(Metrics.globalRegistry);
         streams.setStateListener((now, before) -> {
@@ -165,9 +169,18 @@ public final class ScanLedger implements AutoCloseable, Health {
         metrics.close();
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanUp);
+        } catch (IllegalStateException e) {
+            // the JVM is exiting: the hook deletes the folder too, which is harmless
+        }
+        delete(stateDir);
+    }
+
+    private static void delete(Path stateDir) {
         try (Stream<Path> files = Files.walk(stateDir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             LOG.debug("cannot delete {}", stateDir, e);
         }
     }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A verify's and a mirror's partition items: each compares the keys it read with the destination's, its remainder
- * left to the next item; a verify emits no batches, a mirror emits its rows and batches of RowKeys to delete.
+ * left to the next item; a verify emits no batches, a mirror emits only the rows missing or different in the
+ * destination and batches of RowKeys to delete, a copy of changes only the same rows and no deletes.
  */
 class ComparingPartitionQueryTest {
     /** Partition "p" of the source (25 rows) in the destination: r03 missing, r05 different, r07x and r30 extra. */
@@ -76,13 +77,28 @@ class ComparingPartitionQueryTest {
     }
 
     @Test
-    void aMirrorEmitsItsRowsAndDeletesOfTheExtraRows() {
+    void aMirrorEmitsOnlyTheRowsThatDifferAndDeletesOfTheExtraRows() {
         ScanSpec mirror = ScanSpec.newBuilder(PartitionQueryHandlerTest.SPEC).setMirror(true).build();
         List<EntityBatch> batches = new java.util.ArrayList<>();
         assertThat(run(mirror, batches)).isEqualTo(new ItemHandler.Compared(1, 1, 2, 0));
         List<EntityBatch> deletes = batches.stream().filter(b -> !b.getDeletes().isEmpty()).toList();
         assertThat(deletes).flatExtracting(EntityBatch::getDeletes).containsExactly("r07x", "r30");
         deletes.forEach(WorkItemValidator::check);
-        assertThat(batches.stream().mapToInt(b -> b.getEntities().size()).sum()).isEqualTo(25);
+        assertThat(written(batches)).as("the missing row and the different one, not the 23 equal ones")
+                .containsExactly(PartitionQueryHandlerTest.rowKey(3), PartitionQueryHandlerTest.rowKey(5));
+    }
+
+    @Test
+    void aCopyOfChangesOnlyEmitsTheRowsThatDifferAndNoDeletes() {
+        ScanSpec changed = ScanSpec.newBuilder(PartitionQueryHandlerTest.SPEC).setChangedOnly(true).build();
+        List<EntityBatch> batches = new java.util.ArrayList<>();
+        assertThat(run(changed, batches)).isEqualTo(new ItemHandler.Compared(1, 1, 2, 0));
+        assertThat(batches).allMatch(b -> b.getDeletes().isEmpty());
+        assertThat(written(batches)).containsExactly(PartitionQueryHandlerTest.rowKey(3),
+                PartitionQueryHandlerTest.rowKey(5));
+    }
+
+    private static List<String> written(List<EntityBatch> batches) {
+        return batches.stream().flatMap(b -> b.getEntities().stream()).map(e -> e.getRowKey()).toList();
     }
 }

@@ -56,6 +56,14 @@ class AvroSingleObjectSerdeTest {
     }
 
     @Test
+    void carriesAJobsFlags() {
+        ScanSpec spec = ScanSpec.newBuilder(spec()).setChangedOnly(true).build();
+        PrefixQuery query = new PrefixQuery("id", spec, new KeyBound("a", false), null, "b", 3, null);
+        assertThat(((PrefixQuery) deserializer.deserialize("t", serializer.serialize("t", query))).getSpec()
+                .getChangedOnly()).isTrue();
+    }
+
+    @Test
     void rejectsGarbageWithAClearMessage() {
         assertThatThrownBy(() -> deserializer.deserialize("t", "hello world".getBytes()))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("bad header");

@@ -133,6 +133,11 @@ public final class AzureTableStore implements TableStore {
     }
 
     @Override
+    public boolean deleteTable(String table) {
+        return signedIn(table, () -> tables.deleteTable(table));
+    }
+
+    @Override
     public void createTableIfNotExists(String table) {
         signedIn(table, () -> { tables.createTableIfNotExists(table); return null; });
     }

@@ -167,6 +167,11 @@ final class RestTableStore implements TableStore {
     }
 
     @Override
+    public boolean deleteTable(String table) {
+        return AzureTableStore.unlessNotFound(() -> send(table, request("/Tables('" + table + "')", "").DELETE(), 204));
+    }
+
+    @Override
     public void createTableIfNotExists(String table) {
         byte[] body = ("{\"TableName\":\"" + table.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}")
                 .getBytes(StandardCharsets.UTF_8);
