@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.ListBlobsOptions;
+import io.tablescan.backup.BlobStore;
 import io.tablescan.backup.ExportClaim;
 import io.tablescan.backup.Manifest;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,8 +60,7 @@ class ExportClaimIT {
     @Test
     void twoExportsOntoOneBlobPrefixAtOnceOneWinsTheOtherIsRefused() throws Exception {
         String winner = race("blob", List.of("--to-container", "claims", "--to-prefix", "race/1", "--to-account", "race"));
-        BlobContainerClient container = new BlobServiceClientBuilder()
-                .connectionString(AzuriteBlob.shared().connectionString()).buildClient().getBlobContainerClient("claims");
+        BlobContainerClient container = blobContainer();
         Manifest manifest = Manifest.parse(container.getBlobClient("race/1/" + Manifest.NAME).downloadContent().toBytes());
         assertThat(manifest.sourceTable()).isEqualTo(winner);
         Set<String> present = new TreeSet<>();
@@ -100,11 +101,70 @@ class ExportClaimIT {
         assertThat(Files.readString(file)).isEqualTo("x");
     }
 
-    /** Starts an export of each table onto one target at once; returns the table of the one that succeeded. */
-    private static String race(String name, List<String> target) throws Exception {
+    @Test
+    void sigtermMidExportReleasesTheClaimOnAFolder(@TempDir Path folder) throws Exception {
+        stopMidExport("sigterm-folder", List.of("--to", folder.toString()), 1, "TERM",
+                () -> Files.exists(folder.resolve(ExportClaim.NAME)), () -> Files.exists(folder.resolve(Manifest.NAME)));
+    }
+
+    @Test
+    void sigtermMidExportReleasesTheClaimOnABlobPrefix() throws Exception {
+        BlobContainerClient container = blobContainer();
+        stopMidExport("sigterm-blob", List.of("--to-container", "claims", "--to-prefix", "term/1", "--to-account", "race"),
+                1, "TERM", () -> container.getBlobClient("term/1/" + ExportClaim.NAME).exists(),
+                () -> container.getBlobClient("term/1/" + Manifest.NAME).exists());
+    }
+
+    @Test
+    void aSecondCtrlCMidExportReleasesTheClaimOnABlobPrefix() throws Exception {
+        BlobContainerClient container = blobContainer();
+        stopMidExport("twice-blob", List.of("--to-container", "claims", "--to-prefix", "twice/1", "--to-account", "race"),
+                2, "INT", () -> container.getBlobClient("twice/1/" + ExportClaim.NAME).exists(),
+                () -> container.getBlobClient("twice/1/" + Manifest.NAME).exists());
+    }
+
+    /**
+     * Exports the large table slowly in a child JVM, sends {@code signal} {@code times} once rows are being read
+     * (its claim there), and expects the process to end with no claim and no manifest left.
+     */
+    private static void stopMidExport(String name, List<String> target, int times, String signal,
+            BooleanSupplier claimed, BooleanSupplier finished) throws Exception {
+        Map<String, String> env = new HashMap<>(bothAccounts());
+        env.putAll(InterruptIT.env(InterruptIT.temporaryFolder("export-claim-" + name)));
+        try (ChildProcesses children = new ChildProcesses("export-claim-" + name)) {
+            List<String> args = new ArrayList<>(List.of("export", "--source-account", "race", "--source-table", LARGE,
+                    "--page-size", "20"));
+            args.addAll(target);
+            Process export = children.start("export", env, args.toArray(String[]::new));
+            InterruptIT.awaitCopying(children, "export", export);
+            assertThat(claimed.getAsBoolean()).as("claimed while it runs").isTrue();
+            for (int i = 0; i < times; i++) {
+                new ProcessBuilder("kill", "-" + signal, Long.toString(export.pid())).inheritIO().start().waitFor();
+            }
+            assertThat(export.waitFor(90, TimeUnit.SECONDS)).as("ends: " + children.output("export")).isTrue();
+            assertThat(export.exitValue()).as(children.output("export"))
+                    .isEqualTo(signal.equals("TERM") ? 143 : UserError.INTERRUPTED);
+            assertThat(claimed.getAsBoolean()).as("the claim is gone: " + children.output("export")).isFalse();
+            assertThat(finished.getAsBoolean()).as("no manifest").isFalse();
+            assertThat(children.output("export")).doesNotContain("could not remove");
+        }
+    }
+
+    private static BlobContainerClient blobContainer() {
+        return new BlobServiceClientBuilder().connectionString(AzuriteBlob.shared().connectionString())
+                .serviceVersion(BlobStore.SERVICE_VERSION).buildClient().getBlobContainerClient("claims");
+    }
+
+    /** The account alias "race": the tables' Azurite and the Blob service in one connection string. */
+    private static Map<String, String> bothAccounts() {
         String both = LocalServices.azurite().connectionString()
                 + AzuriteBlob.shared().connectionString().replaceAll(".*(BlobEndpoint=[^;]*;).*", "$1");
-        Map<String, String> env = Map.of("TABLESCAN_ACCOUNT_RACE_CONNECTION_STRING", both);
+        return Map.of("TABLESCAN_ACCOUNT_RACE_CONNECTION_STRING", both);
+    }
+
+    /** Starts an export of each table onto one target at once; returns the table of the one that succeeded. */
+    private static String race(String name, List<String> target) throws Exception {
+        Map<String, String> env = bothAccounts();
         Map<String, Process> exports = new HashMap<>();
         try (ChildProcesses children = new ChildProcesses("export-claim-" + name + "-" + System.nanoTime())) {
             for (String table : List.of(LARGE, SMALL)) {
