@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -80,9 +79,7 @@ public final class ExportClaim implements AutoCloseable {
 
     private void release() {
         try {
-            if (Arrays.equals(store.read(NAME), marker)) {
-                store.delete(NAME);
-            }
+            store.deleteIfSame(NAME, marker); // a claim another export took meanwhile stays
         } catch (BackupException e) {
             if (e.kind() != BackupException.Kind.NOT_FOUND) {
                 System.err.println("tablescan: warning: could not remove " + store.describe(NAME) + " (" + e.getMessage()

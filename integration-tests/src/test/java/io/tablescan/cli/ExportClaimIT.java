@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.ListBlobsOptions;
+import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.BlobStore;
 import io.tablescan.backup.ExportClaim;
+import io.tablescan.backup.FolderStore;
 import io.tablescan.backup.Manifest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,6 +101,92 @@ class ExportClaimIT {
         assertThat(run.err().lines().toList()).hasSize(1);
         assertThat(run.err()).contains(file + " is a file, not a folder").doesNotContain("Exception");
         assertThat(Files.readString(file)).isEqualTo("x");
+    }
+
+    @Test
+    void aClaimAnotherExportTookAsThisOneEndsIsLeftInPlace(@TempDir Path folder) throws Exception {
+        byte[] other = "{\"runId\":\"0therrun\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ExportClaim.take(new TakenOver(new FolderStore(folder), other)).close();
+        assertThat(Files.readAllBytes(folder.resolve(ExportClaim.NAME))).as("the other export's claim").isEqualTo(other);
+        try (var files = Files.list(folder)) {
+            assertThat(files.map(file -> file.getFileName().toString())).containsExactly(ExportClaim.NAME);
+        }
+
+        ExportClaim.take(new TakenOver(BlobStore.fromConnectionString(AzuriteBlob.shared().connectionString(), "claims",
+                "taken/1"), other)).close();
+        assertThat(blobContainer().getBlobClient("taken/1/" + ExportClaim.NAME).downloadContent().toBytes())
+                .as("the other export's claim").isEqualTo(other);
+    }
+
+    /**
+     * A target whose claim is replaced by another export's the moment this one goes to let it go: the user deleted
+     * it by hand and started another export onto the target, just then.
+     */
+    private static final class TakenOver implements BackupStore {
+        private final BackupStore store;
+        private final byte[] other;
+        private boolean taken;
+
+        TakenOver(BackupStore store, byte[] other) {
+            this.store = store;
+            this.other = other;
+        }
+
+        private void takeOver(String name) {
+            if (name.equals(ExportClaim.NAME) && !taken) {
+                taken = true;
+                store.delete(name);
+                assertThat(store.create(name, other)).isTrue();
+            }
+        }
+
+        @Override
+        public byte[] read(String name) {
+            byte[] read = store.read(name);
+            takeOver(name);
+            return read;
+        }
+
+        @Override
+        public boolean deleteIfSame(String name, byte[] data) {
+            takeOver(name);
+            return store.deleteIfSame(name, data);
+        }
+
+        @Override
+        public void prepare() {
+            store.prepare();
+        }
+
+        @Override
+        public boolean exists(String name) {
+            return store.exists(name);
+        }
+
+        @Override
+        public void write(String name, byte[] data) {
+            store.write(name, data);
+        }
+
+        @Override
+        public boolean create(String name, byte[] data) {
+            return store.create(name, data);
+        }
+
+        @Override
+        public void delete(String name) {
+            store.delete(name);
+        }
+
+        @Override
+        public String describe() {
+            return store.describe();
+        }
+
+        @Override
+        public String describe(String name) {
+            return store.describe(name);
+        }
     }
 
     @Test
