@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * One export per target: two exports of different tables started at the same moment onto one folder, and onto one
  * Blob prefix; exactly one succeeds, the other exits 2 with one line and leaves the winner's files alone, and the
  * finished export imports equal to the winner's source as Microsoft's JavaScript SDK reads both. A claim left by a
- * killed export is named, with how to clear it; a file given as the folder is one line.
+ * killed export is named, with how to clear it; a claim another export took as this one lets go stays; SIGTERM
+ * (or two Ctrl-Cs) mid-export removes the claim; a file given as the folder is one line.
  */
 class ExportClaimIT {
     private static final String SMALL = "claimsmall";
