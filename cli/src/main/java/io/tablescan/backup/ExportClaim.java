@@ -13,7 +13,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * One export's claim on its target for its whole run: {@value #NAME}, created only if absent (an exclusive create in
  * a folder, If-None-Match on Blob), naming the run, host, process and start. A second export onto the target is
  * refused while it is there. It goes when the export ends, however it ends (a shutdown hook for a second Ctrl-C or
- * SIGTERM), if it is still this run's ({@link BackupStore#deleteIfSame}); only a killed process (SIGKILL, a lost machine) leaves it, and the refusal says how to clear it by hand.
+ * SIGTERM), if it is still this run's ({@link BackupStore#deleteIfSame}); only a killed process (SIGKILL, a lost
+ * machine) leaves it, and the refusal says how to clear it by hand.
  */
 public final class ExportClaim implements AutoCloseable {
     public static final String NAME = "export-in-progress.json";
