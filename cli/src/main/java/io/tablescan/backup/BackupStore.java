@@ -23,6 +23,12 @@ public interface BackupStore {
     /** Deletes the file; one that is not there is no error. */
     void delete(String name);
 
+    /**
+     * Deletes {@code name} only if it holds exactly {@code data}, atomically where the store can: true if it did,
+     * false if it is missing or holds something else, which is left in place.
+     */
+    boolean deleteIfSame(String name, byte[] data);
+
     /** The file's bytes; a missing file is a {@link BackupException}. */
     byte[] read(String name);
 

@@ -7,10 +7,12 @@ import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceVersion;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.core.util.Context;
+import com.azure.storage.blob.models.BlobDownloadContentResponse;
 import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.options.BlobParallelUploadOptions;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -120,6 +122,28 @@ public final class BlobStore implements BackupStore {
     @Override
     public void delete(String name) {
         call(name, () -> container.getBlobClient(prefix + name).deleteIfExists());
+    }
+
+    /** A read, then a Delete Blob with If-Match on the ETag read: a blob written since is left alone (412). */
+    @Override
+    public boolean deleteIfSame(String name, byte[] data) {
+        return call(name, () -> {
+            var blob = container.getBlobClient(prefix + name);
+            try {
+                BlobDownloadContentResponse read = blob.downloadContentWithResponse(null, null, null, Context.NONE);
+                if (!Arrays.equals(read.getValue().toBytes(), data)) {
+                    return false;
+                }
+                blob.deleteWithResponse(null, new BlobRequestConditions().setIfMatch(read.getDeserializedHeaders()
+                        .getETag()), null, Context.NONE);
+                return true;
+            } catch (BlobStorageException e) {
+                if (e.getStatusCode() == 404 || e.getStatusCode() == 412) { // gone, or written since it was read
+                    return false;
+                }
+                throw e;
+            }
+        });
     }
 
     @Override

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -14,7 +13,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * One export's claim on its target for its whole run: {@value #NAME}, created only if absent (an exclusive create in
  * a folder, If-None-Match on Blob), naming the run, host, process and start. A second export onto the target is
  * refused while it is there. It goes when the export ends, however it ends (a shutdown hook for a second Ctrl-C or
- * SIGTERM); only a killed process (SIGKILL, a lost machine) leaves it, and the refusal says how to clear it by hand.
+ * SIGTERM), if it is still this run's ({@link BackupStore#deleteIfSame}); only a killed process (SIGKILL, a lost
+ * machine) leaves it, and the refusal says how to clear it by hand.
  */
 public final class ExportClaim implements AutoCloseable {
     public static final String NAME = "export-in-progress.json";
@@ -80,9 +80,7 @@ public final class ExportClaim implements AutoCloseable {
 
     private void release() {
         try {
-            if (Arrays.equals(store.read(NAME), marker)) {
-                store.delete(NAME);
-            }
+            store.deleteIfSame(NAME, marker); // a claim another export took meanwhile stays
         } catch (BackupException e) {
             if (e.kind() != BackupException.Kind.NOT_FOUND) {
                 System.err.println("tablescan: warning: could not remove " + store.describe(NAME) + " (" + e.getMessage()

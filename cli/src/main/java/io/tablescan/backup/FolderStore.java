@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /** An export in a local folder. A file is written to a temporary name and moved into place, whole or not at all. */
 public final class FolderStore implements BackupStore {
@@ -97,6 +98,46 @@ public final class FolderStore implements BackupStore {
         Path file = folder.resolve(name);
         try {
             Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new BackupException(BackupException.Kind.FAILED, "cannot delete " + file + " (" + reason(e) + ")");
+        }
+    }
+
+    /**
+     * Moves the file to a hidden name of this call's own (a rename is atomic), then reads what it moved: what it
+     * deletes is what it compared. A folder has no compare-and-delete; a file not ours is put back without replacing
+     * one another writer created in that instant (then the one moved stays under its hidden name, with a warning).
+     */
+    @Override
+    public boolean deleteIfSame(String name, byte[] data) {
+        Path file = folder.resolve(name);
+        try {
+            Path moved = Files.createTempFile(folder, "." + name + "-", ".del");
+            try {
+                Files.move(file, moved, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (NoSuchFileException e) {
+                Files.deleteIfExists(moved);
+                return false;
+            }
+            if (Arrays.equals(Files.readAllBytes(moved), data)) {
+                Files.delete(moved);
+                return true;
+            }
+            try {
+                try {
+                    Files.createLink(file, moved);
+                    Files.delete(moved);
+                } catch (UnsupportedOperationException | FileSystemException e) {
+                    if (e instanceof FileAlreadyExistsException) {
+                        throw (FileAlreadyExistsException) e;
+                    }
+                    Files.move(moved, file); // no hard links: a move that does not replace
+                }
+            } catch (FileAlreadyExistsException e) {
+                System.err.println("tablescan: warning: " + file + " was created again while another file of that "
+                        + "name was being put back; that one is now " + moved);
+            }
+            return false;
         } catch (IOException e) {
             throw new BackupException(BackupException.Kind.FAILED, "cannot delete " + file + " (" + reason(e) + ")");
         }

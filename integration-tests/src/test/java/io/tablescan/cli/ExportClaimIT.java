@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.ListBlobsOptions;
+import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.BlobStore;
 import io.tablescan.backup.ExportClaim;
+import io.tablescan.backup.FolderStore;
 import io.tablescan.backup.Manifest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * One export per target: two exports of different tables started at the same moment onto one folder, and onto one
  * Blob prefix; exactly one succeeds, the other exits 2 with one line and leaves the winner's files alone, and the
  * finished export imports equal to the winner's source as Microsoft's JavaScript SDK reads both. A claim left by a
- * killed export is named, with how to clear it; a file given as the folder is one line.
+ * killed export is named, with how to clear it; a claim another export took as this one lets go stays; SIGTERM
+ * (or two Ctrl-Cs) mid-export removes the claim; a file given as the folder is one line.
  */
 class ExportClaimIT {
     private static final String SMALL = "claimsmall";
@@ -58,8 +63,7 @@ class ExportClaimIT {
     @Test
     void twoExportsOntoOneBlobPrefixAtOnceOneWinsTheOtherIsRefused() throws Exception {
         String winner = race("blob", List.of("--to-container", "claims", "--to-prefix", "race/1", "--to-account", "race"));
-        BlobContainerClient container = new BlobServiceClientBuilder()
-                .connectionString(AzuriteBlob.shared().connectionString()).buildClient().getBlobContainerClient("claims");
+        BlobContainerClient container = blobContainer();
         Manifest manifest = Manifest.parse(container.getBlobClient("race/1/" + Manifest.NAME).downloadContent().toBytes());
         assertThat(manifest.sourceTable()).isEqualTo(winner);
         Set<String> present = new TreeSet<>();
@@ -100,11 +104,156 @@ class ExportClaimIT {
         assertThat(Files.readString(file)).isEqualTo("x");
     }
 
-    /** Starts an export of each table onto one target at once; returns the table of the one that succeeded. */
-    private static String race(String name, List<String> target) throws Exception {
+    @Test
+    void aClaimAnotherExportTookAsThisOneEndsIsLeftInPlace(@TempDir Path folder) throws Exception {
+        byte[] other = "{\"runId\":\"0therrun\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ExportClaim.take(new TakenOver(new FolderStore(folder), other)).close();
+        assertThat(Files.readAllBytes(folder.resolve(ExportClaim.NAME))).as("the other export's claim").isEqualTo(other);
+        try (var files = Files.list(folder)) {
+            assertThat(files.map(file -> file.getFileName().toString())).containsExactly(ExportClaim.NAME);
+        }
+
+        ExportClaim.take(new TakenOver(BlobStore.fromConnectionString(AzuriteBlob.shared().connectionString(), "claims",
+                "taken/1"), other)).close();
+        assertThat(blobContainer().getBlobClient("taken/1/" + ExportClaim.NAME).downloadContent().toBytes())
+                .as("the other export's claim").isEqualTo(other);
+    }
+
+    /**
+     * A target whose claim is replaced by another export's the moment this one goes to let it go: the user deleted
+     * it by hand and started another export onto the target, just then.
+     */
+    private static final class TakenOver implements BackupStore {
+        private final BackupStore store;
+        private final byte[] other;
+        private boolean taken;
+
+        TakenOver(BackupStore store, byte[] other) {
+            this.store = store;
+            this.other = other;
+        }
+
+        private void takeOver(String name) {
+            if (name.equals(ExportClaim.NAME) && !taken) {
+                taken = true;
+                store.delete(name);
+                assertThat(store.create(name, other)).isTrue();
+            }
+        }
+
+        @Override
+        public byte[] read(String name) {
+            byte[] read = store.read(name);
+            takeOver(name);
+            return read;
+        }
+
+        @Override
+        public boolean deleteIfSame(String name, byte[] data) {
+            takeOver(name);
+            return store.deleteIfSame(name, data);
+        }
+
+        @Override
+        public void prepare() {
+            store.prepare();
+        }
+
+        @Override
+        public boolean exists(String name) {
+            return store.exists(name);
+        }
+
+        @Override
+        public void write(String name, byte[] data) {
+            store.write(name, data);
+        }
+
+        @Override
+        public boolean create(String name, byte[] data) {
+            return store.create(name, data);
+        }
+
+        @Override
+        public void delete(String name) {
+            store.delete(name);
+        }
+
+        @Override
+        public String describe() {
+            return store.describe();
+        }
+
+        @Override
+        public String describe(String name) {
+            return store.describe(name);
+        }
+    }
+
+    @Test
+    void sigtermMidExportReleasesTheClaimOnAFolder(@TempDir Path folder) throws Exception {
+        stopMidExport("sigterm-folder", List.of("--to", folder.toString()), 1, "TERM",
+                () -> Files.exists(folder.resolve(ExportClaim.NAME)), () -> Files.exists(folder.resolve(Manifest.NAME)));
+    }
+
+    @Test
+    void sigtermMidExportReleasesTheClaimOnABlobPrefix() throws Exception {
+        BlobContainerClient container = blobContainer();
+        stopMidExport("sigterm-blob", List.of("--to-container", "claims", "--to-prefix", "term/1", "--to-account", "race"),
+                1, "TERM", () -> container.getBlobClient("term/1/" + ExportClaim.NAME).exists(),
+                () -> container.getBlobClient("term/1/" + Manifest.NAME).exists());
+    }
+
+    @Test
+    void aSecondCtrlCMidExportReleasesTheClaimOnABlobPrefix() throws Exception {
+        BlobContainerClient container = blobContainer();
+        stopMidExport("twice-blob", List.of("--to-container", "claims", "--to-prefix", "twice/1", "--to-account", "race"),
+                2, "INT", () -> container.getBlobClient("twice/1/" + ExportClaim.NAME).exists(),
+                () -> container.getBlobClient("twice/1/" + Manifest.NAME).exists());
+    }
+
+    /**
+     * Exports the large table slowly in a child JVM, sends {@code signal} {@code times} once rows are being read
+     * (its claim there), and expects the process to end with no claim and no manifest left.
+     */
+    private static void stopMidExport(String name, List<String> target, int times, String signal,
+            BooleanSupplier claimed, BooleanSupplier finished) throws Exception {
+        Map<String, String> env = new HashMap<>(bothAccounts());
+        env.putAll(InterruptIT.env(InterruptIT.temporaryFolder("export-claim-" + name)));
+        try (ChildProcesses children = new ChildProcesses("export-claim-" + name)) {
+            List<String> args = new ArrayList<>(List.of("export", "--source-account", "race", "--source-table", LARGE,
+                    "--page-size", "20"));
+            args.addAll(target);
+            Process export = children.start("export", env, args.toArray(String[]::new));
+            InterruptIT.awaitCopying(children, "export", export);
+            assertThat(claimed.getAsBoolean()).as("claimed while it runs").isTrue();
+            for (int i = 0; i < times; i++) {
+                new ProcessBuilder("kill", "-" + signal, Long.toString(export.pid())).inheritIO().start().waitFor();
+            }
+            assertThat(export.waitFor(90, TimeUnit.SECONDS)).as("ends: " + children.output("export")).isTrue();
+            assertThat(export.exitValue()).as(children.output("export"))
+                    .isEqualTo(signal.equals("TERM") ? 143 : UserError.INTERRUPTED);
+            assertThat(claimed.getAsBoolean()).as("the claim is gone: " + children.output("export")).isFalse();
+            assertThat(finished.getAsBoolean()).as("no manifest").isFalse();
+            assertThat(children.output("export")).doesNotContain("could not remove");
+        }
+    }
+
+    private static BlobContainerClient blobContainer() {
+        return new BlobServiceClientBuilder().connectionString(AzuriteBlob.shared().connectionString())
+                .serviceVersion(BlobStore.SERVICE_VERSION).buildClient().getBlobContainerClient("claims");
+    }
+
+    /** The account alias "race": the tables' Azurite and the Blob service in one connection string. */
+    private static Map<String, String> bothAccounts() {
         String both = LocalServices.azurite().connectionString()
                 + AzuriteBlob.shared().connectionString().replaceAll(".*(BlobEndpoint=[^;]*;).*", "$1");
-        Map<String, String> env = Map.of("TABLESCAN_ACCOUNT_RACE_CONNECTION_STRING", both);
+        return Map.of("TABLESCAN_ACCOUNT_RACE_CONNECTION_STRING", both);
+    }
+
+    /** Starts an export of each table onto one target at once; returns the table of the one that succeeded. */
+    private static String race(String name, List<String> target) throws Exception {
+        Map<String, String> env = bothAccounts();
         Map<String, Process> exports = new HashMap<>();
         try (ChildProcesses children = new ChildProcesses("export-claim-" + name + "-" + System.nanoTime())) {
             for (String table : List.of(LARGE, SMALL)) {
