@@ -162,4 +162,55 @@ class SinkIT {
                 org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
         return admin.describeConfigs(List.of(resource)).all().get().get(resource).get("compression.type").value();
     }
+
+    /**
+     * Some writes of a page refused for good (a third of the partitions): the rows the destination holds are the
+     * rows the scan counts as written, each once, and the refused ones are parked as failed items.
+     */
+    @Test
+    void whenSomeWritesOfAPageAreRefusedTheRowsWrittenAreTheRowsTheDestinationHolds() {
+        List<Row> rows = SampleTable.rows(1_500);
+        SampleTable.write(STORE, "partialsource", rows, 8);
+        java.util.function.Predicate<String> refused = pk -> Math.floorMod(pk.hashCode(), 3) == 0;
+        TableStore refusing = new TableStore() {
+            @Override
+            public io.tablescan.spi.Page query(String table, io.tablescan.spi.ScanQuery query,
+                    io.tablescan.spi.QueryOptions options, io.tablescan.spi.Continuation from) {
+                return STORE.query(table, query, options, from);
+            }
+
+            @Override
+            public void upsert(String table, String partitionKey, List<Row> batch) {
+                if (refused.test(partitionKey)) {
+                    throw new io.tablescan.table.TableStoreException("HTTP 403 AuthorizationPermissionMismatch", 403,
+                            false, null);
+                }
+                STORE.upsert(table, partitionKey, batch);
+            }
+
+            @Override
+            public void createTableIfNotExists(String table) {
+                STORE.createTableIfNotExists(table);
+            }
+
+            @Override
+            public boolean tableExists(String table) {
+                return STORE.tableExists(table);
+            }
+        };
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("azurite", "partialsource"))
+                .to(new TableRef("refusing", "partialcopy")).pageSize(200).strategy(ScanStrategy.PREFIX).build();
+
+        CopyRun.Outcome outcome = CopyRun.run(LocalServices.broker().bootstrapServers(),
+                new Accounts(name -> null).register("azurite", STORE).register("refusing", refusing), spec,
+                new ProgressPrinter(new PrintStream(java.io.OutputStream.nullOutputStream())), Duration.ofMinutes(5));
+
+        ScanTotals totals = outcome.totals();
+        long expected = rows.stream().filter(r -> !refused.test(r.partitionKey())).count();
+        assertThat(expected).isBetween(1L, (long) rows.size() - 1);
+        assertThat(totals.itemsFailed()).as("the refused writes parked").isPositive();
+        TableComparer.Result held = TableComparer.compare(STORE, "partialsource", STORE, "partialcopy");
+        assertThat(held.destinationRows()).as("rows the destination holds").isEqualTo(expected);
+        assertThat(totals.rowsWritten()).as("the scan's rows written").isEqualTo(expected);
+    }
 }
