@@ -18,8 +18,10 @@ const admin = kafka.admin();
 await admin.connect();
 const ends = await admin.fetchTopicOffsets(topic);
 await admin.disconnect();
-// Partitions still to read to their end (the high watermark; the last offsets can be transaction markers).
-const pending = new Set(ends.filter((p) => p.high !== p.low).map((p) => p.partition));
+// Partitions still to read to their end: the last offset before the high watermark each has now (the last offsets
+// can be transaction markers).
+const lastOffsets = new Map(ends.filter((p) => p.high !== p.low).map((p) => [p.partition, BigInt(p.high) - 1n]));
+const pending = new Set(lastOffsets.keys());
 
 const consumer = kafka.consumer({ groupId: `topic-reader-${process.pid}-${Date.now()}`, readUncommitted: false });
 const deadline = setTimeout(() => {
@@ -29,6 +31,15 @@ const deadline = setTimeout(() => {
 let finish;
 const finished = new Promise((resolve) => { finish = resolve; });
 if (pending.size === 0) finish();
+// A batch's end, also of one that held only a transaction's commit marker (fetched alone, it reaches no eachBatch):
+// its partition is read once the batch reaches the last offset it had at the start.
+consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+  const last = lastOffsets.get(payload.partition);
+  if (last !== undefined && payload.lastOffset !== null && BigInt(payload.lastOffset) >= last) {
+    pending.delete(payload.partition);
+    if (pending.size === 0) finish();
+  }
+});
 await consumer.connect();
 await consumer.subscribe({ topic, fromBeginning: true });
 await consumer.run({
@@ -38,10 +49,6 @@ await consumer.run({
       process.stdout.write(JSON.stringify({ partition: batch.partition, key: message.key.toString(),
         value: message.value.toString(), scanId }) + '\n');
       resolveOffset(message.offset);
-    }
-    if (batch.offsetLag() === '0') {
-      pending.delete(batch.partition);
-      if (pending.size === 0) finish();
     }
   },
 });

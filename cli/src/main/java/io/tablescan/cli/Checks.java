@@ -183,8 +183,8 @@ final class Checks {
     }
 
     /**
-     * Waits, up to TABLESCAN_KAFKA_WAIT (one line says so), for a cluster that is starting; a host that does not
-     * resolve, or a cluster still silent at the limit, is one line and exit 3.
+     * Waits, up to TABLESCAN_KAFKA_WAIT (one line says so), for a cluster that is starting; no host that resolves, a
+     * cluster that refuses the client, or one still silent at the limit, is one line and exit 3.
      */
     static void kafkaReachable(KafkaSettings kafka) {
         bootstrapServers(kafka.bootstrapServers());

@@ -7,7 +7,7 @@ import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerLauncher;
 import io.tablescan.runtime.WorkerSettings;
 import java.time.Duration;
-import java.util.concurrent.Callable;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -19,23 +19,22 @@ import picocli.CommandLine.Mixin;
         description = "Runs the scan ledger (Kafka Streams) until SIGTERM: folds every worker's scan events into one "
                 + "exact status per scan, published to the compacted topic <namespace>.scans. Run one or more "
                 + "per cluster; `copy` and `demo` run their own.")
-final class LedgerCommand implements Callable<Integer> {
+final class LedgerCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
     @Override
     public Integer call() throws InterruptedException {
-        KafkaSettings kafka = cluster.settings();
-        int partitions;
+        int partitions = StartCommand.topicPartitions(env);
+        Optional<Short> replication = StartCommand.topicReplication(env);
         try {
-            partitions = WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS);
-            MetricsServer.port(System.getenv());
+            MetricsServer.port(env);
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
+        KafkaSettings kafka = cluster.settings();
         try (Admin admin = kafka.newAdmin()) {
-            Topics.ensure(admin, kafka.namespace(), partitions, WorkerSettings.topicReplication(System.getenv()),
-                    Duration.ofSeconds(60));
+            Topics.ensure(admin, kafka.namespace(), partitions, replication, Duration.ofSeconds(60));
         }
         ScanLedger ledger = ScanLedger.start(kafka);
         Logger log = LoggerFactory.getLogger(LedgerCommand.class);

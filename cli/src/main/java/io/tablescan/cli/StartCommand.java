@@ -9,6 +9,8 @@ import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -86,6 +88,8 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, target.destTable);
         }
         target.checkTopic(cluster.configured().namespace());
+        int partitions = topicPartitions(env);
+        Optional<Short> replication = topicReplication(env);
         KafkaSettings settings = cluster.settings();
         // When this machine has the source's credentials too, a missing source table is caught now.
         if (local.configured(sourceAccount)) {
@@ -95,8 +99,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
         try (Admin admin = settings.newAdmin()) {
-            Topics.ensure(admin, settings.namespace(), topicPartitions(),
-                    WorkerSettings.topicReplication(System.getenv()), Duration.ofSeconds(60));
+            Topics.ensure(admin, settings.namespace(), partitions, replication, Duration.ofSeconds(60));
         }
         var spec = scan.applyTo(target.applyTo((verify ? ScanSpecs.verify() : ScanSpecs.copy())
                 .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();
@@ -116,9 +119,19 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
     }
 
-    private static int topicPartitions() {
+    /** The partitions of the topics a command creates (TABLESCAN_TOPIC_PARTITIONS); a malformed value is exit 2. */
+    static int topicPartitions(Map<String, String> env) {
         try {
-            return WorkerSettings.positive(System.getenv(), WorkerSettings.TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS);
+            return WorkerSettings.positive(env, WorkerSettings.TOPIC_PARTITIONS, Topics.DEFAULT_PARTITIONS);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
+        }
+    }
+
+    /** Their replication (TABLESCAN_TOPIC_REPLICATION), the cluster's choice when unset; a malformed value is exit 2. */
+    static Optional<Short> topicReplication(Map<String, String> env) {
+        try {
+            return WorkerSettings.topicReplication(env);
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }

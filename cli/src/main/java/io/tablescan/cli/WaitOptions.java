@@ -37,7 +37,7 @@ final class WaitOptions {
         if (!until.test(t)) {
             printer.endLine();
             throw new UserError(UserError.FAILED, "gave up waiting after " + text(timeout) + ": scan " + scanId + " "
-                    + (t.started() ? "is still running (" + String.format("%,d", t.openItems()) + " open items)"
+                    + (t.started() ? "is still running (" + ProgressPrinter.plural(t.openItems(), "open item") + ")"
                             : "is not recorded by any ledger")
                     + "; it goes on without this command");
         }

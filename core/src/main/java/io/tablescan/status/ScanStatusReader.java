@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,8 @@ import org.apache.kafka.common.utils.Utils;
  * one scan's statuses as they come until a condition holds. Needs a running ledger to see anything new.
  */
 public final class ScanStatusReader implements AutoCloseable {
+    /** How far before the time in a scan id its events can start: the id holds local time, zones reach UTC+14. */
+    private static final Duration ZONES = Duration.ofHours(15);
     private final org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer;
     private final Deserializer<SpecificRecord> deserializer;
     private final String scans;
@@ -38,8 +41,9 @@ public final class ScanStatusReader implements AutoCloseable {
 
     /**
      * Whether the scan's events topic holds an event of the scan (its start is the first): a scan a ledger that is
-     * starting or catching up has not recorded yet. Reads the one partition the scan's key goes to, from a day
-     * before the time in its id (local time of the machine that started it: any zone), or from the start.
+     * starting or catching up has not recorded yet. Reads the one partition the scan's key goes to, from 15 hours
+     * before the time in its id (local time of the machine that started it: any zone, up to UTC+14), or from the
+     * start; it stops at the first event of the scan.
      */
     public boolean hasEvents(String scanId) {
         byte[] key = scanId.getBytes(StandardCharsets.UTF_8);
@@ -52,16 +56,21 @@ public final class ScanStatusReader implements AutoCloseable {
         consumer.seekToBeginning(List.of(partition));
         Instant started = timeIn(scanId);
         if (started != null) {
-            var found = consumer.offsetsForTimes(Map.of(partition, started.minus(Duration.ofHours(15)).toEpochMilli()))
-                    .get(partition);
-            if (found != null) {
-                consumer.seek(partition, found.offset());
+            var found = consumer.offsetsForTimes(Map.of(partition, started.minus(ZONES).toEpochMilli())).get(partition);
+            if (found == null) {
+                return false; // no event at all since then
+            }
+            consumer.seek(partition, found.offset());
+        }
+        long end = consumer.endOffsets(List.of(partition)).get(partition);
+        while (consumer.position(partition) < end) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                if (record.offset() < end && record.key() != null && Arrays.equals(key, record.key())) {
+                    return true;
+                }
             }
         }
-        boolean[] seen = {false};
-        Topics.readToEnd(consumer, consumer.endOffsets(List.of(partition)),
-                record -> seen[0] |= record.key() != null && java.util.Arrays.equals(key, record.key()));
-        return seen[0];
+        return false;
     }
 
     /** The scan's latest status, or a view with no status when the ledger has no record of it. */

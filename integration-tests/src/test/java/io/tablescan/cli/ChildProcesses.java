@@ -12,8 +12,11 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs ./tablescan commands as separate JVMs on this test's class path; stops them all on close. */
 final class ChildProcesses implements AutoCloseable {
-    /** coreutils' env (8.31 or later) resets SIGINT, then execs the command: same process, same pid. */
-    private static final List<String> DEFAULT_SIGINT = List.of("env", "--default-signal=INT");
+    /**
+     * coreutils' env (8.31 or later) resets SIGINT, then execs the command: same process, same pid. An env without
+     * that option (macOS, BusyBox) is found once, and the command then runs as it is.
+     */
+    private static final List<String> DEFAULT_SIGINT = defaultSigint();
     private final List<Process> processes = new ArrayList<>();
     private final java.util.Set<String> labels = new java.util.HashSet<>();
     private final Path logs;
@@ -50,9 +53,7 @@ final class ChildProcesses implements AutoCloseable {
                 throw new UncheckedIOException(e);
             }
         }
-        List<String> withDefaultSigint = new ArrayList<>(DEFAULT_SIGINT);
-        withDefaultSigint.addAll(command);
-        ProcessBuilder builder = new ProcessBuilder(withDefaultSigint).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(concat(DEFAULT_SIGINT, command)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(label + ".log").toFile()));
         builder.environment().putAll(env);
         try {
@@ -62,6 +63,29 @@ final class ChildProcesses implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static List<String> defaultSigint() {
+        List<String> prefix = List.of("env", "--default-signal=INT");
+        try {
+            Process probe = new ProcessBuilder(concat(prefix, List.of("true"))).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0) {
+                return prefix;
+            }
+            probe.destroyForcibly();
+        } catch (IOException e) {
+            // no env at all: run the command as it is
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return List.of();
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     File log(String label) {

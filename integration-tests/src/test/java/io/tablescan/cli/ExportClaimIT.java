@@ -275,7 +275,9 @@ class ExportClaimIT {
                     List<String> lines = output.lines().filter(line -> !line.isBlank() && !line.startsWith("WARNING: ")
                             && !line.matches("\\d\\d:\\d\\d:\\d\\d,\\d{3} \\|-.*")).toList();
                     assertThat(lines).as(output).hasSize(1);
-                    assertThat(lines.getFirst()).startsWith("tablescan: ").contains("is being written by another export")
+                    // A loser whose JVM started late finds the winner's export finished already.
+                    assertThat(lines.getFirst()).startsWith("tablescan: ").containsAnyOf(
+                            "is being written by another export", "already holds a finished export")
                             .doesNotContain("Exception");
                 }
             }

@@ -137,6 +137,47 @@ class SinkIT {
         }
     }
 
+    /**
+     * KafkaJS's reader ends a partition whose last transaction's commit marker comes in a fetch of its own: a record
+     * larger than a fetch's bytes per partition fills one fetch, so the marker behind it comes alone.
+     */
+    @Test
+    void kafkaJsEndsAPartitionWhoseCommitMarkerComesInAFetchOfItsOwn() throws Exception {
+        String kafka = LocalServices.broker().bootstrapServers();
+        String topic = "topic-reader-marker";
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", kafka))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1)
+                    .configs(Map.of("max.message.bytes", "3000000")))).all().get();
+        }
+        StringBuilder value = new StringBuilder();
+        Random random = new Random(5);
+        while (value.length() < 1_500_000) { // over KafkaJS's 1 MB per partition and fetch, uncompressed
+            value.append((char) ('a' + random.nextInt(26)));
+        }
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, String>(Map.of(
+                "bootstrap.servers", kafka, "transactional.id", "marker-" + System.nanoTime(),
+                "max.request.size", "3000000", "compression.type", "none",
+                "key.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName(),
+                "value.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName()))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, "big", value.toString()));
+            producer.commitTransaction();
+        }
+        Path out = Files.createTempFile("topic-reader", ".out");
+        try {
+            Process reader = new ProcessBuilder("node", AzuriteServer.toolsFolder().resolve("topic-reader.mjs").toString(),
+                    kafka, topic).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            assertThat(reader.waitFor(150, TimeUnit.SECONDS)).as("topic-reader finished").isTrue();
+            assertThat(reader.exitValue()).as("topic-reader exit code").isZero();
+            List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+            assertThat(lines).hasSize(1);
+            assertThat(JSON.readTree(lines.getFirst()).get("value").asText()).isEqualTo(value.toString());
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
     /** A user's topic keeps its own compression.type, unless --topic-compression asks for another. */
     @Test
     void anExistingTopicKeepsItsCompressionUnlessOneIsAskedFor() throws Exception {

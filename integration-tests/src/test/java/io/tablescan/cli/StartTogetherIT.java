@@ -19,10 +19,14 @@ import org.junit.jupiter.api.Test;
 class StartTogetherIT {
     static final Pattern SCAN_ID = Pattern.compile("(?m)^(scan-\\S+)$");
 
+    /**
+     * The children's environment; their wait for Kafka is set here, not inherited from the developer's, and long
+     * enough for six JVMs starting on two cores.
+     */
     static Map<String, String> env(String bootstrap, String namespace) {
         return Map.of("KAFKA_BOOTSTRAP_SERVERS", bootstrap, "TABLESCAN_NAMESPACE", namespace,
                 "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
-                "TABLESCAN_TOPIC_PARTITIONS", "4");
+                "TABLESCAN_TOPIC_PARTITIONS", "4", "TABLESCAN_KAFKA_WAIT", "180s");
     }
 
     @Test

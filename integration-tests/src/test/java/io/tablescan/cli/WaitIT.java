@@ -44,7 +44,7 @@ class WaitIT {
                 Cli.Run watched = Cli.run("status", scanId, "--kafka", bootstrap, "--watch", "--timeout", "35s");
 
                 Cli.assertOneLine(watched, UserError.FAILED, "gave up waiting after 35s: scan " + scanId
-                        + " is still running (1 open items)");
+                        + " is still running (1 open item)");
                 assertThat(watched.out()).containsPattern("no item of scan " + scanId + " has finished in 3\\d s: are "
                         + "workers running\\?").contains("KAFKA_BOOTSTRAP_SERVERS=" + bootstrap + " ./tablescan worker discovery");
                 assertThat(clocks(watched.out())).as("the scan's clock runs with no event coming").hasSizeGreaterThan(3);
