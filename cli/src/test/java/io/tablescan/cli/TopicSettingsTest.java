@@ -16,6 +16,8 @@ class TopicSettingsTest {
                     "tablescan: TABLESCAN_TOPIC_REPLICATION must be a positive whole number, got 'abc'");
             Cli.assertOneLine(Cli.run(Map.of("TABLESCAN_TOPIC_REPLICATION", "0"), command), UserError.USAGE,
                     "TABLESCAN_TOPIC_REPLICATION must be a positive whole number, got '0'");
+            Cli.assertOneLine(Cli.run(Map.of("TABLESCAN_TOPIC_REPLICATION", "70000"), command), UserError.USAGE,
+                    "TABLESCAN_TOPIC_REPLICATION must be at most 32767, got '70000'");
             Cli.assertOneLine(Cli.run(Map.of("TABLESCAN_TOPIC_PARTITIONS", "many"), command), UserError.USAGE,
                     "TABLESCAN_TOPIC_PARTITIONS must be a positive whole number, got 'many'");
         }

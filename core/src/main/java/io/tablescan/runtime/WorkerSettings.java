@@ -123,8 +123,15 @@ public final class WorkerSettings {
     /** {@code TABLESCAN_TOPIC_REPLICATION}, or empty for the cluster's ({@link TopicReplication#of}). */
     public static Optional<Short> topicReplication(Map<String, String> env) {
         String replication = env.get(TOPIC_REPLICATION);
-        return replication == null || replication.isBlank() ? Optional.empty()
-                : Optional.of((short) positive(env, TOPIC_REPLICATION, 1));
+        if (replication == null || replication.isBlank()) {
+            return Optional.empty();
+        }
+        int replicas = positive(env, TOPIC_REPLICATION, 1);
+        if (replicas > Short.MAX_VALUE) { // Kafka's replication factor is a short: a larger one would wrap
+            throw new IllegalArgumentException(TOPIC_REPLICATION + " must be at most " + Short.MAX_VALUE + ", got '"
+                    + replication + "'");
+        }
+        return Optional.of((short) replicas);
     }
 
     public static int positive(Map<String, String> env, String name, int fallback) {
