@@ -31,7 +31,7 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
  * middle; then a copy goes on through a rolling restart of all three. Each command runs as a process of its own,
  * as a user starts it, with the three brokers as its {@code --kafka}.
  *
- * <p>About 8 minutes on a 2-core machine: run before each release, not in every build
+ * <p>About 5 minutes on a 2-core machine: run before each release, not in every build
  * ({@code TABLESCAN_CLUSTER_TESTS=1 ./tablescan test -pl integration-tests -am -Dit.test=ThreeBrokersIT}).
  */
 @EnabledIfEnvironmentVariable(named = "TABLESCAN_CLUSTER_TESTS", matches = "1")
