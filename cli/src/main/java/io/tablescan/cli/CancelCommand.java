@@ -24,7 +24,7 @@ final class CancelCommand implements Callable<Integer> {
         try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
             ScanTotals t = StatusCommand.known(reader, scanId);
             if (t.ended()) {
-                System.out.printf("scan %s %s: nothing to cancel%n", scanId, ProgressPrinter.describe(t));
+                System.out.printf("scan %s %s: nothing to cancel%n", scanId, ScanSummary.describe(t));
                 return 0;
             }
         }

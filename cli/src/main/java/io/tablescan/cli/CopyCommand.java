@@ -122,7 +122,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         try (Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CopyRun.runHere(cluster, broker, accounts, env, spec, printer, interrupt, null);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
-                throw new UserError(UserError.INTERRUPTED, ProgressPrinter.interrupted(outcome.totals(), spec));
+                throw new UserError(UserError.INTERRUPTED, ScanSummary.interrupted(outcome.totals(), spec));
             }
             int code = printer.summary(outcome.totals());
             boolean deleted = !destExisted && outcome.totals().rowsWritten() == 0 && deleteIfEmpty(dest, target.destTable);

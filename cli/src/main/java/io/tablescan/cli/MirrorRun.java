@@ -28,7 +28,7 @@ final class MirrorRun {
             ScanTotals t = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, dryRun ? "interrupted: the dry run did not finish (nothing "
-                        + "was changed)" : ProgressPrinter.interrupted(t, spec));
+                        + "was changed)" : ScanSummary.interrupted(t, spec));
             }
             int code = printer.summary(t);
             Map<DifferenceKind, String> labels = new EnumMap<>(DifferenceKind.class);

@@ -318,15 +318,6 @@ class ProgressPrinterTest {
     }
 
     @Test
-    void anInterruptedCopySaysWhatTheDestinationHoldsAndHowToFinish() {
-        assertThat(ProgressPrinter.interrupted(new ScanTotals("s1", running()), spec()))
-                .isEqualTo("interrupted: table PackagesCopy holds part of the copy (480 rows written when stopped); "
-                        + "run the same copy again to finish it: it is idempotent");
-        assertThat(ProgressPrinter.interrupted(new ScanTotals("s1", null), spec()))
-                .isEqualTo("interrupted before the copy started: nothing was copied to table PackagesCopy");
-    }
-
-    @Test
     void anInterruptEndsTheBarLine() {
         ProgressPrinter printer = printer(true);
         printer.progress(new ScanTotals("s1", running()));
