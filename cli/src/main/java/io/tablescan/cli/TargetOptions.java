@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.copy.TopicSink;
 import io.tablescan.runtime.Namespace;
 import io.tablescan.schema.TableRef;
 import io.tablescan.sink.SinkPlugins;
@@ -26,11 +27,11 @@ final class TargetOptions {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     /** The copy-worker's built-in sink that --to-topic names. */
     static final String TOPIC = "topic";
-    /** The topic sink's compression option and its values (checked by the sink as well). */
-    static final String COMPRESSION = "compression";
+    /** The topic sink's compression option and its values, as the sink itself checks them. */
+    static final String COMPRESSION = TopicSink.COMPRESSION_OPTION;
     /** Set: an existing topic's compression.type is changed too (only when --topic-compression was given). */
-    static final String COMPRESSION_OF_EXISTING = "compression-of-existing";
-    static final List<String> COMPRESSIONS = List.of("none", "gzip", "snappy", "lz4", "zstd");
+    static final String COMPRESSION_OF_EXISTING = TopicSink.COMPRESSION_OF_EXISTING_OPTION;
+    static final List<String> COMPRESSIONS = TopicSink.COMPRESSIONS;
     /** Readable by every Kafka client, KafkaJS included, with no extra codec. */
     static final String DEFAULT_COMPRESSION = "gzip";
 

@@ -33,17 +33,17 @@ import org.apache.kafka.common.internals.Topic;
  * option {@code key=partition} the key is {@code ["PartitionKey"]} alone, so that a partition's rows share a topic
  * partition (an export's files then keep them together).
  */
-final class TopicSink implements RowSink {
+public final class TopicSink implements RowSink {
     static final String TYPE = "topic";
     /** The option that chooses the record key: {@value #BY_PARTITION}, or the row's keys by default. */
     static final String KEY_OPTION = "key";
     static final String BY_PARTITION = "partition";
     /** The option that sets a new topic's compression.type; absent: the broker's default. */
-    static final String COMPRESSION_OPTION = "compression";
+    public static final String COMPRESSION_OPTION = "compression";
     /** With the value "set": an existing topic's compression.type is changed too (the user asked for one). */
-    static final String COMPRESSION_OF_EXISTING_OPTION = "compression-of-existing";
+    public static final String COMPRESSION_OF_EXISTING_OPTION = "compression-of-existing";
     /** The values of {@value #COMPRESSION_OPTION}, as the CLI's --topic-compression takes them. */
-    static final List<String> COMPRESSIONS = List.of("none", "gzip", "snappy", "lz4", "zstd");
+    public static final List<String> COMPRESSIONS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
     private final KafkaSettings kafka;
     private final String topic;
