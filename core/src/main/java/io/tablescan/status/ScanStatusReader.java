@@ -47,11 +47,10 @@ public final class ScanStatusReader implements AutoCloseable {
      */
     public boolean hasEvents(String scanId) {
         byte[] key = scanId.getBytes(StandardCharsets.UTF_8);
-        int partitions = Topics.partitions(consumer, events).size();
-        if (partitions == 0) {
+        TopicPartition partition = partitionOf(events, scanId);
+        if (partition == null) {
             return false;
         }
-        TopicPartition partition = new TopicPartition(events, Utils.toPositive(Utils.murmur2(key)) % partitions);
         consumer.assign(List.of(partition));
         consumer.seekToBeginning(List.of(partition));
         Instant started = timeIn(scanId);
@@ -127,13 +126,18 @@ public final class ScanStatusReader implements AutoCloseable {
     }
 
     private TopicPartition partitionOf(String scanId) {
-        // The ledger keys statuses by scan id with the default partitioner.
-        int partitions = Topics.partitions(consumer, scans).size();
-        if (partitions == 0) {
+        TopicPartition partition = partitionOf(scans, scanId);
+        if (partition == null) {
             throw new NoLedgerTopicException("topic " + scans + " does not exist");
         }
-        int partition = Utils.toPositive(Utils.murmur2(scanId.getBytes(StandardCharsets.UTF_8))) % partitions;
-        return new TopicPartition(scans, partition);
+        return partition;
+    }
+
+    /** The partition of {@code topic} the scan's records go to (keyed by scan id, the default partitioner); null without the topic. */
+    private TopicPartition partitionOf(String topic, String scanId) {
+        int partitions = Topics.partitions(consumer, topic).size();
+        return partitions == 0 ? null : new TopicPartition(topic,
+                Utils.toPositive(Utils.murmur2(scanId.getBytes(StandardCharsets.UTF_8))) % partitions);
     }
 
     private Map<String, ScanStatus> readToEnd(List<TopicPartition> partitions) {
