@@ -15,6 +15,7 @@ import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.Counters;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
@@ -297,9 +298,11 @@ final class BenchCommand implements Callable<Integer> {
                     .pageSize(1000).strategy(ScanStrategy.PREFIX).build();
             Measured measured = throughKafka(broker, accounts, spec, inFlight, inFlight, ScanTotals::rowsRead);
             ScanTotals t = measured.totals();
-            if (!t.complete() || t.rowsMissing() + t.rowsDiffering() + t.rowsExtra() > 0) {
+            if (!t.complete()
+                    || t.counter(Counters.MISSING) + t.counter(Counters.DIFFERENT) + t.counter(Counters.EXTRA) > 0) {
                 throw new UserError(UserError.FAILED, "the verify found differences in an exact copy: "
-                        + t.rowsMissing() + " missing, " + t.rowsDiffering() + " different, " + t.rowsExtra() + " extra");
+                        + t.counter(Counters.MISSING) + " missing, " + t.counter(Counters.DIFFERENT) + " different, "
+                        + t.counter(Counters.EXTRA) + " extra");
             }
             tables.deleteTable(copy);
             return new Run(name, strategy, t.rowsRead(), measured.seconds(), t.requests(), measured.peakHeapMb(),

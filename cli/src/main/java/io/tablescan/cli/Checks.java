@@ -2,6 +2,8 @@ package io.tablescan.cli;
 
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.azure.ODataFilter;
+import io.tablescan.job.Job;
+import io.tablescan.job.JobRequest;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.KafkaWait;
 import io.tablescan.spi.KeyRange;
@@ -21,6 +23,16 @@ final class Checks {
     private static final Pattern BOOTSTRAP = Pattern.compile(ADDRESS + "(," + ADDRESS + ")*");
 
     private Checks() {}
+
+    /** The job's own rules on what the user asked (the same for every command that starts it); returns the job. */
+    static Job job(Job job, JobRequest request) {
+        try {
+            job.validate(request);
+            return job;
+        } catch (JobRequest.Refused e) {
+            throw new UserError(UserError.USAGE, e.getMessage());
+        }
+    }
 
     static String tableName(String option, String name) {
         String problem = TableNames.problem(name);

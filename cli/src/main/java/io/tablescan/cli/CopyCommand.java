@@ -1,10 +1,18 @@
 package io.tablescan.cli;
 
+import io.tablescan.job.Job;
+import io.tablescan.job.JobRequest;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.ChangedOnlyJob;
+import io.tablescan.jobs.CopyJob;
+import io.tablescan.jobs.MirrorJob;
+import io.tablescan.jobs.VerifyJob;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import io.tablescan.table.TableStoreException;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -63,7 +71,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         Checks.tableName("--source-table", sourceTable);
         target.validate();
         scan.validate();
-        checkMirror();
+        Job job = job();
         DifferenceReport.checkWritable(report);
         Checks.bootstrapServers(kafka);
         if (target.toTopic != null && kafka == null) {
@@ -81,11 +89,11 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
                 : store(configured, "dest", destConnectionString, destAccount);
         // The embedded broker starts while the tables are checked; closed here if a check fails.
         try (BrokerStart broker = kafka == null && !mirror && !changedOnly ? BrokerStart.begin() : null) {
-            return copy(cluster, source, dest, broker);
+            return copy(cluster, source, dest, broker, job);
         }
     }
 
-    private int copy(KafkaSettings cluster, TableStore source, TableStore dest, BrokerStart broker) {
+    private int copy(KafkaSettings cluster, TableStore source, TableStore dest, BrokerStart broker, Job job) {
         if (target.toTable()) {
             Checks.notTheSource(source, sourceTable, dest, target.destTable);
         }
@@ -112,7 +120,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             destName = "destination";
         }
         Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
-        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.verify() : ScanSpecs.copy().mirror(mirror).changedOnly(changedOnly))
+        // A dry run is a verify whose summary tells what the mirror would do.
+        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.of(Jobs.named(VerifyJob.NAME),
+                Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME)) : ScanSpecs.of(job, Map.of()))
                 .from(new TableRef(sourceName, sourceTable)), destName)).build();
         if (mirror || changedOnly) {
             return MirrorRun.run(cluster, accounts, env, spec, report, dryRun);
@@ -171,41 +181,19 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         }
     }
 
-    /**
-     * A mirror deletes by what the source holds in its range. --since reads only rows written since: it cannot see
-     * which rows the source deleted. --filter selects by values, which differ between the tables exactly where a
-     * mirror has work: a destination row the filter selects may be a row the source holds with values it does not
-     * select, and a mirror would delete a row the source has.
-     */
-    private void checkMirror() {
-        if (changedOnly) {
-            if (mirror || dryRun) {
-                throw new UserError(UserError.USAGE, (mirror ? "--mirror" : "--dry-run") + " goes without "
-                        + "--changed-only" + (mirror ? ": a mirror writes only the changes already" : ""));
-            }
-            if (!target.toTable()) {
-                throw new UserError(UserError.USAGE, "--changed-only needs --dest-table: it compares with a table");
-            }
-            return;
+    /** The job the options choose, its own rules checked (MirrorJob's: no --since, no --filter). */
+    private Job job() {
+        if (changedOnly && (mirror || dryRun)) {
+            throw new UserError(UserError.USAGE, (mirror ? "--mirror" : "--dry-run") + " goes without "
+                    + "--changed-only" + (mirror ? ": a mirror writes only the changes already" : ""));
         }
-        if (!mirror) {
-            if (dryRun || report != null) {
-                throw new UserError(UserError.USAGE, (dryRun ? "--dry-run goes with --mirror"
-                        : "--report goes with --mirror or --changed-only"));
-            }
-            return;
+        if (!mirror && !changedOnly && (dryRun || report != null)) {
+            throw new UserError(UserError.USAGE, (dryRun ? "--dry-run goes with --mirror"
+                    : "--report goes with --mirror or --changed-only"));
         }
-        if (!target.toTable()) {
-            throw new UserError(UserError.USAGE, "--mirror needs --dest-table: it mirrors into a table");
-        }
-        if (scan.since != null) {
-            throw new UserError(UserError.USAGE, "--mirror takes no --since: an incremental read cannot know which "
-                    + "rows the source deleted");
-        }
-        if (scan.filter != null) {
-            throw new UserError(UserError.USAGE, "--mirror takes no --filter: a destination row the filter selects "
-                    + "may be one the source holds with other values, and would be deleted");
-        }
+        String named = mirror ? "--mirror" : changedOnly ? "--changed-only" : "copy";
+        Job job = Jobs.named(mirror ? MirrorJob.NAME : changedOnly ? ChangedOnlyJob.NAME : CopyJob.NAME);
+        return Checks.job(job, new JobRequest(named, target.toTable(), scan.filter, scan.since));
     }
 
     private static void createDestination(TableStore dest, String table, boolean warnIfHoldsRows) {

@@ -1,5 +1,8 @@
 package io.tablescan.cli;
 
+import io.tablescan.job.JobRequest;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.CountJob;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
@@ -44,6 +47,7 @@ final class CountCommand implements Callable<Integer> {
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
         scan.validate();
+        Checks.job(Jobs.named(CountJob.NAME), new JobRequest("count", false, scan.filter, scan.since));
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
         TableStore source = sourceAccount.store(Accounts.fromEnvironment());

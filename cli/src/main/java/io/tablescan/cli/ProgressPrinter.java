@@ -1,5 +1,8 @@
 package io.tablescan.cli;
 
+import io.tablescan.job.Job;
+import io.tablescan.job.Jobs;
+import io.tablescan.job.Summary;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.status.ScanTotals;
 import java.io.PrintStream;
@@ -23,6 +26,8 @@ public final class ProgressPrinter {
     /** How the lines name the scan and which hints they give; the summary gets them too. */
     private ScanSummary.Options options = ScanSummary.Options.DEFAULT;
     private StallWatch stalls;
+    /** The first differences a verify or mirror found, for its summary (null: none read). */
+    private DifferenceReport differences;
 
     /**
      * Where the scan's workers run, for the hints: in this process, whose record of the scan (an embedded
@@ -72,6 +77,12 @@ public final class ProgressPrinter {
     /** A scan that writes to no table or sink of the user's: its summary says no "rows written". */
     ProgressPrinter readsOnly() {
         options = options.withReadsOnly();
+        return this;
+    }
+
+    /** The differences the scan found, read by the command once it ended: its summary lists the first. */
+    ProgressPrinter differences(DifferenceReport found) {
+        this.differences = found;
         return this;
     }
 
@@ -143,7 +154,7 @@ public final class ProgressPrinter {
             draw(t, clock.getAsLong());
             endLine();
         }
-        return new ScanSummary(out, options).print(t);
+        return new ScanSummary(out, options, differences).print(t);
     }
 
     /** While the scan runs its clock runs too, also when no event comes (no worker running, a long page). */
@@ -155,11 +166,11 @@ public final class ProgressPrinter {
     }
 
     static String plural(long n, String noun) {
-        return plural(n, noun, noun + "s");
+        return Summary.plural(n, noun);
     }
 
     static String plural(long n, String one, String many) {
-        return String.format("%,d %s", n, n == 1 ? one : many);
+        return Summary.plural(n, one, many);
     }
 
     static String clock(long millis) {
@@ -210,8 +221,9 @@ public final class ProgressPrinter {
      * which are free-form), with the account alias when {@code withAccount}.
      */
     static String target(ScanSpec spec, boolean withAccount) {
-        if (spec.getCount()) {
-            return "(count)";
+        Job job = Jobs.of(spec);
+        if (!job.writes() && spec.getDestination() == null) { // a count
+            return "(" + job.name() + ")";
         }
         if (spec.getDestination() != null) {
             return (withAccount ? spec.getDestination().getAccount() + "/" : "") + spec.getDestination().getTable();

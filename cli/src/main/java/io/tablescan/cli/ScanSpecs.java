@@ -1,5 +1,10 @@
 package io.tablescan.cli;
 
+import io.tablescan.job.Job;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.CopyJob;
+import io.tablescan.jobs.CountJob;
+import io.tablescan.jobs.VerifyJob;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
@@ -9,6 +14,7 @@ import io.tablescan.spi.SinkRef;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Builds the spec of a new scan. */
@@ -31,30 +37,28 @@ public final class ScanSpecs {
      * command line's defaults).
      */
     public static Copy copy() {
-        return new Copy();
+        return of(Jobs.named(CopyJob.NAME), Map.of());
     }
 
-    /**
-     * The spec of a new count: {@code ScanSpecs.count().from(source).build()}; its readers read the keys only and
-     * emit no entity batches (see {@link ScanSpec#getCount()}).
-     */
+    /** The spec of a new count: {@code ScanSpecs.count().from(source).build()} (see {@link CountJob}). */
     public static Copy count() {
-        Copy count = new Copy();
-        count.count = true;
-        return count;
+        return of(Jobs.named(CountJob.NAME), Map.of());
     }
 
-    /**
-     * The spec of a new verify: {@code ScanSpecs.verify().from(source).to(destination).build()}; its readers compare
-     * each range of the source with the same range of the destination and emit no entity batches.
-     */
+    /** The spec of a new verify: {@code ScanSpecs.verify().from(source).to(destination).build()} (see {@link VerifyJob}). */
     public static Copy verify() {
-        Copy verify = new Copy();
-        verify.verify = true;
-        return verify;
+        return of(Jobs.named(VerifyJob.NAME), Map.of());
     }
 
-    /** The parts of a scan's spec, for {@link #copy()} and {@link #count()}. */
+    /** The spec of a new scan of {@code job} with these options (checked by the job's command, see Job#validate). */
+    public static Copy of(Job job, Map<String, String> options) {
+        Copy spec = new Copy();
+        spec.job = job;
+        spec.options = Map.copyOf(options);
+        return spec;
+    }
+
+    /** The parts of a scan's spec, for {@link #copy()}, {@link #count()}, {@link #verify()} and {@link #of}. */
     public static final class Copy {
         private TableRef source;
         private TableRef destination;
@@ -65,10 +69,8 @@ public final class ScanSpecs {
         private List<String> select;
         private String lowerPartition;
         private String upperPartition;
-        private boolean count;
-        private boolean verify;
-        private boolean mirror;
-        private boolean changedOnly;
+        private Job job;
+        private Map<String, String> options;
 
         private Copy() {}
 
@@ -120,21 +122,9 @@ public final class ScanSpecs {
             return this;
         }
 
-        /** A copy that also deletes the destination's rows that the source lacks, in the scan's range. */
-        /** Writes only the rows missing or different in the destination, and deletes none. */
-        public Copy changedOnly(boolean changedOnly) {
-            this.changedOnly = changedOnly;
-            return this;
-        }
-
-        public Copy mirror(boolean mirror) {
-            this.mirror = mirror;
-            return this;
-        }
-
-        /** A new spec, with a new scan id. */
+        /** A new spec naming its job, with a new scan id. */
         public ScanSpec build() {
-            return ScanSpec.newBuilder()
+            return Jobs.name(ScanSpec.newBuilder(), job, options)
                     .setScanId(newScanId())
                     .setSource(source)
                     .setDestination(destination)
@@ -146,10 +136,6 @@ public final class ScanSpecs {
                     .setSelect(select)
                     .setLowerPartition(lowerPartition)
                     .setUpperPartition(upperPartition)
-                    .setCount(count)
-                    .setVerify(verify)
-                    .setMirror(mirror)
-                    .setChangedOnly(changedOnly)
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .build();
         }

@@ -1,10 +1,15 @@
 package io.tablescan.cli;
 
-import static io.tablescan.cli.ProgressPrinter.plural;
 import static io.tablescan.cli.ProgressPrinter.selection;
-import static io.tablescan.cli.ProgressPrinter.target;
+import static io.tablescan.job.Summary.plural;
 
+import io.tablescan.job.Job;
+import io.tablescan.job.Jobs;
+import io.tablescan.job.Summary;
+import io.tablescan.jobs.CopyJob;
+import io.tablescan.jobs.CountJob;
 import io.tablescan.runtime.ItemKind;
+import io.tablescan.schema.DifferenceKind;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.status.ScanTotals;
@@ -13,9 +18,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 
-/** A scan's summary when it ends or is looked at: its lines, hints and next --since, and the exit code they imply. */
-final class ScanSummary {
+/**
+ * A scan's summary when it ends or is looked at: the lines every job's summary shares, worded for the command that
+ * shows it (its hints, next --since); the job composes them with its own ({@link Job#summary}).
+ */
+final class ScanSummary implements Summary {
     /**
      * How a scan's lines name it and what they offer.
      *
@@ -62,10 +71,13 @@ final class ScanSummary {
 
     private final PrintStream out;
     private final Options options;
+    private final DifferenceReport differences;
 
-    ScanSummary(PrintStream out, Options options) {
+    /** {@code differences}: the first differences the command read (a verify's, a mirror's), or null. */
+    ScanSummary(PrintStream out, Options options, DifferenceReport differences) {
         this.out = out;
         this.options = options;
+        this.differences = differences;
     }
 
     /** The --since of the next incremental copy after a complete scan of this spec. */
@@ -74,46 +86,56 @@ final class ScanSummary {
                 Instant.ofEpochMilli(spec.getCreatedAtMillis()).minus(SINCE_OVERLAP).truncatedTo(ChronoUnit.SECONDS));
     }
 
-    /** Prints the summary; returns the exit code: 0 completed, 1 failures or not ended, 5 cancelled. */
+    /** Prints the summary, its job's (see {@link Job#summary}); returns the exit code. */
     int print(ScanTotals t) {
-        if (t.spec() != null && t.spec().getCount()) {
-            return countSummary(t);
-        }
-        if (t.spec() != null && t.spec().getVerify()) {
-            return verifySummary(t);
-        }
-        String purpose = options.purpose();
+        return (t.spec() == null ? Jobs.named(CopyJob.NAME) : Jobs.of(t.spec())).summary(t, this);
+    }
+
+    @Override
+    public PrintStream out() {
+        return out;
+    }
+
+    @Override
+    public void head(ScanTotals t) {
         out.printf("scan %s %s%n", t.scanId(), describe(t));
-        if (t.spec() != null) {
-            out.printf("  tables:        %s -> %s%n", source(t.spec()), purpose != null ? purpose : target(t.spec(), true));
-        }
+    }
+
+    /** The source as a line names it: account/table, or for an import the export it reads. */
+    @Override
+    public String source(ScanSpec spec) {
+        return options.fromFiles() ? options.filesSource()
+                : spec.getSource().getAccount() + "/" + spec.getSource().getTable();
+    }
+
+    @Override
+    public String target(ScanSpec spec) {
+        return options.purpose() != null ? options.purpose() : ProgressPrinter.target(spec, true);
+    }
+
+    @Override
+    public void rows(ScanTotals t) {
         out.printf("  rows read:     %,d %s%n", t.rowsRead(), options.fromFiles() ? "from the export's files"
                 : "in " + plural(t.partitions(), "partition"));
         if (!options.readsOnly()) {
             out.printf("  rows written:  %,d%n", t.rowsWritten());
         }
-        out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
-        out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
-        work(t);
-        emptyHint(t);
-        nextSinceLine(t);
-        errors(t);
-        return exitCode(t);
     }
 
-    /** The source as a line names it: account/table, or for an import the export it reads. */
-    private String source(ScanSpec spec) {
-        return options.fromFiles() ? options.filesSource()
-                : spec.getSource().getAccount() + "/" + spec.getSource().getTable();
+    @Override
+    public void pace(ScanTotals t) {
+        out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
+        out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
     }
 
     /**
      * The watermark for the next incremental run, only after a scan that completed with no failed item and only for
-     * jobs that take --since: the rows of a failed item were not copied, and a run from a later time would never
-     * read them.
+     * jobs that take --since (those that call this): the rows of a failed item were not copied, and a run from a
+     * later time would never read them.
      */
-    private void nextSinceLine(ScanTotals t) {
-        if (t.spec() == null || options.fromFiles() || !options.nextSince() || t.spec().getMirror() || !t.complete()) {
+    @Override
+    public void nextSince(ScanTotals t) {
+        if (t.spec() == null || options.fromFiles() || !options.nextSince() || !t.complete()) {
             return;
         }
         if (t.state() == ScanState.COMPLETED && t.itemsFailed() == 0) {
@@ -126,39 +148,26 @@ final class ScanSummary {
         }
     }
 
-    /** A count's summary: its scan, then the count itself on the last line (exact only when completed). */
-    private int countSummary(ScanTotals t) {
-        out.printf("scan %s %s%n", t.scanId(), describe(t));
-        out.printf("  table:         %s/%s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable());
-        out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
-        out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
-        work(t);
-        emptyHint(t);
-        errors(t);
-        out.println(countLine(t));
-        return exitCode(t);
+    @Override
+    public void differences(Map<DifferenceKind, String> labels, Map<DifferenceKind, Long> counts) {
+        if (differences != null) {
+            differences.printFirst(out, labels, counts);
+        }
     }
 
-    /** A verify's scan: the tables compared, its pace and work; the differences follow (VerifyCommand). */
-    private int verifySummary(ScanTotals t) {
-        out.printf("scan %s %s%n", t.scanId(), describe(t));
-        out.printf("  tables:        %s/%s compared with %s%n", t.spec().getSource().getAccount(),
-                t.spec().getSource().getTable(), target(t.spec(), true));
-        out.printf("  duration:      %.1f s%n", t.elapsedMillis() / 1000.0);
-        out.printf("  rows/s:        %,.0f%s%n", t.rowsPerSecond(), t.ended() ? " (average)" : " (recent)");
-        work(t);
-        errors(t);
+    @Override
+    public int scanCode(ScanTotals t) {
         return exitCode(t);
     }
 
     /** "1,237 rows in 412 partitions" when exact; what was counted so far when not. */
     static String countLine(ScanTotals t) {
-        String count = plural(t.rowsRead(), "row") + " in " + plural(t.partitions(), "partition");
-        return t.state() == ScanState.COMPLETED ? count : "not exact (the count did not complete): at least " + count;
+        return CountJob.countLine(t);
     }
 
     /** The scan's items and requests. */
-    private void work(ScanTotals t) {
+    @Override
+    public void work(ScanTotals t) {
         String purpose = options.purpose();
         out.printf("  items:         %s, %s, %s (deepest chain %d)%n",
                 plural(t.done(ItemKind.PREFIX_QUERY), "prefix query", "prefix queries"),
@@ -172,43 +181,41 @@ final class ScanSummary {
         String written = topic ? plural(t.rowsWritten(), "record") + " to the topic"
                 : purpose != null ? plural(t.rowsWritten(), "row") + " staged in Kafka"
                 : plural(t.writeRequests(), "write") + " to the destination";
-        boolean count = t.spec() != null && t.spec().getCount(); // writes nothing
-        // A verify or mirror reads both tables, counted together.
-        boolean both = t.spec() != null && (t.spec().getVerify() || t.spec().getMirror()
-                || t.spec().getChangedOnly());
+        Job job = t.spec() == null ? null : Jobs.of(t.spec());
+        // A job that compares reads both tables, counted together.
+        boolean both = job != null && job.readsDestination();
         out.printf("  requests:      %s of %s%s; %,d retried (%,d throttled)%n", plural(t.readRequests(), "read"),
-                both ? "the source and the destination" : "the source", count || t.spec() != null && t.spec().getVerify()
-                        ? "" : ", " + written, t.retries(), t.throttles());
+                both ? "the source and the destination" : "the source", job != null && !job.writes() ? ""
+                        : ", " + written, t.retries(), t.throttles());
     }
 
     /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */
-    private void emptyHint(ScanTotals t) {
+    @Override
+    public void emptyHint(ScanTotals t) {
         if (t.complete() && t.rowsRead() == 0 && t.spec() != null) {
             out.println("  no rows:       " + selection(t.spec()).map(s -> "no row of the source matches the selection ("
                     + s + ")").orElse("the source table is empty"));
         }
     }
 
-    private void errors(ScanTotals t) {
+    @Override
+    public void errors(ScanTotals t, String again) {
         for (String error : t.errors()) {
             out.println("  error:         " + error);
         }
         if (t.itemsFailed() > 0) {
-            out.println("  " + failureHint(t));
+            out.println("  " + failureHint(t, again));
         }
     }
 
-    /** What to do about failed items, with commands that work where this scan ran. */
-    String failureHint(ScanTotals t) {
+    /** What to do about failed items, with commands that work where this scan ran; {@code again}: see errors. */
+    String failureHint(ScanTotals t, String again) {
         String id = t.scanId();
         ProgressPrinter.Hints hints = options.hints();
         String kafka = hints.kafka();
         String failed = plural(t.itemsFailed(), "failed item");
-        if (hints.inProcess() && t.spec() != null && t.spec().getCount()) {
-            return failed + ": fix the cause (errors above), then count again";
-        }
-        if (hints.inProcess() && t.spec() != null && t.spec().getVerify()) {
-            return failed + ": fix the cause (errors above), then verify again";
+        if (hints.inProcess() && again != null) {
+            return failed + ": fix the cause (errors above), then " + again;
         }
         if (hints.inProcess()) { // this command's record of the failures ends with it
             return failed + ": fix the cause (errors above), then run the same copy again: it is idempotent "
@@ -222,7 +229,7 @@ final class ScanSummary {
     /** The one line for a copy stopped by Ctrl-C: what the destination holds and how to finish. */
     static String interrupted(ScanTotals t, ScanSpec spec) {
         String dest = spec.getDestination() != null ? "table " + spec.getDestination().getTable()
-                : spec.getSink() != null ? target(spec, false) : "the destination";
+                : spec.getSink() != null ? ProgressPrinter.target(spec, false) : "the destination";
         if (!t.started()) {
             return "interrupted before the copy started: nothing was copied to " + dest;
         }

@@ -1,6 +1,13 @@
 package io.tablescan.cli;
 
 import io.tablescan.control.ScanStarter;
+import io.tablescan.job.Job;
+import io.tablescan.job.JobRequest;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.ChangedOnlyJob;
+import io.tablescan.jobs.CopyJob;
+import io.tablescan.jobs.MirrorJob;
+import io.tablescan.jobs.VerifyJob;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
@@ -55,8 +62,17 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             + "(see verify); with --wait, exit 0 if equal, 7 if different.")
     boolean verify;
 
-    @Option(names = "--report", paramLabel = "FILE", description = "With --verify --wait: write every difference to "
-            + "FILE, one JSON object a line (default: none).")
+    @Option(names = "--mirror", description = "Seed a mirror instead of a copy: also delete the rows of --dest-table "
+            + "that the source lacks, in the range the options select (see copy --mirror; not with --since or "
+            + "--filter).")
+    boolean mirror;
+
+    @Option(names = "--changed-only", description = "Seed a copy of the rows missing or different in --dest-table "
+            + "only, deleting nothing (see copy --changed-only).")
+    boolean changedOnly;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "With --wait and --verify, --mirror or "
+            + "--changed-only: write every difference to FILE, one JSON object a line (default: none).")
     java.nio.file.Path report;
 
     @Override
@@ -71,15 +87,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.USAGE, "--dest-table needs --dest-account ALIAS");
         }
         wait.only(await, "--wait");
-        if (verify && !target.toTable()) {
-            throw new UserError(UserError.USAGE, "--verify needs --dest-table and --dest-account: the table to compare with");
-        }
-        if (verify && scan.since != null) {
-            throw new UserError(UserError.USAGE, "--verify takes no --since: rows deleted from the source since then "
-                    + "would go unseen");
-        }
-        if (report != null && !(verify && await)) {
-            throw new UserError(UserError.USAGE, "--report goes with --verify --wait");
+        Job job = job();
+        if (report != null && !(job.readsDestination() && await)) {
+            throw new UserError(UserError.USAGE, "--report goes with --wait and --verify, --mirror or --changed-only");
         }
         DifferenceReport.checkWritable(report);
         target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
@@ -95,13 +105,13 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         if (local.configured(sourceAccount)) {
             Checks.tableExists(Checks.account(local, sourceAccount), sourceTable, "source");
         }
-        if (target.toTable() && local.configured(destAccount) && !verify) {
+        if (target.toTable() && local.configured(destAccount) && !job.readsDestination()) {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
         try (Admin admin = settings.newAdmin()) {
             Topics.ensure(admin, settings.namespace(), partitions, replication, Duration.ofSeconds(60));
         }
-        var spec = scan.applyTo(target.applyTo((verify ? ScanSpecs.verify() : ScanSpecs.copy())
+        var spec = scan.applyTo(target.applyTo(ScanSpecs.of(job, Map.of())
                 .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
@@ -112,11 +122,22 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
                 .hints(ProgressPrinter.Hints.cluster(settings.bootstrapServers()));
         try (ScanStatusReader reader = new ScanStatusReader(settings)) {
             ScanTotals totals = wait.await(reader, spec.getScanId(), ScanTotals::ended, printer);
-            if (verify && totals.ended()) {
-                return VerifyCommand.summary(printer, totals, DifferenceReport.read(settings, spec.getScanId(), report));
+            if (job.readsDestination() && totals.ended()) { // the differences it found, for its summary
+                printer.differences(DifferenceReport.read(settings, spec.getScanId(), report));
             }
             return printer.summary(totals);
         }
+    }
+
+    /** The job the flags choose, checked by its own rules: the same as the local commands'. */
+    private Job job() {
+        if ((verify ? 1 : 0) + (mirror ? 1 : 0) + (changedOnly ? 1 : 0) > 1) {
+            throw new UserError(UserError.USAGE, "give at most one of --verify, --mirror and --changed-only");
+        }
+        String name = verify ? VerifyJob.NAME : mirror ? MirrorJob.NAME : changedOnly ? ChangedOnlyJob.NAME
+                : CopyJob.NAME;
+        return Checks.job(Jobs.named(name), new JobRequest(name.equals(CopyJob.NAME) ? "start" : "--" + name,
+                target.toTable(), scan.filter, scan.since));
     }
 
     /** The partitions of the topics a command creates (TABLESCAN_TOPIC_PARTITIONS); a malformed value is exit 2. */

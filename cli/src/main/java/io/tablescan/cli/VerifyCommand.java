@@ -1,15 +1,15 @@
 package io.tablescan.cli;
 
+import io.tablescan.job.JobRequest;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.VerifyJob;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.schema.DifferenceKind;
 import io.tablescan.schema.ScanSpec;
-import io.tablescan.schema.ScanState;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -70,10 +70,8 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.USAGE, "--dest-connection-string and --dest-account go with --dest-table, "
                     + "not with an export");
         }
-        if (scan.since != null) {
-            throw new UserError(UserError.USAGE, "verify takes no --since: rows deleted from the source since then "
-                    + "would go unseen; it compares whole ranges");
-        }
+        // An export is compared as a table is: the same rules.
+        Checks.job(Jobs.named(VerifyJob.NAME), new JobRequest("verify", true, scan.filter, scan.since));
         scan.validate();
         DifferenceReport.checkWritable(report);
         Checks.bootstrapServers(kafka);
@@ -116,36 +114,8 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         }
     }
 
-    /** The scan's summary, the differences, and the verdict; the exit code: 0 equal, 7 different, else the scan's. */
+    /** The scan's summary, the differences, and the verdict (VerifyJob's); the exit code: 0 equal, 7 different. */
     static int summary(ProgressPrinter printer, ScanTotals t, DifferenceReport found) {
-        int code = printer.summary(t);
-        System.out.printf("  compared:      %s%n", ProgressPrinter.plural(t.rowsRead(), "row"));
-        System.out.printf("  missing:       %,d (in the source, not in the destination)%n", t.rowsMissing());
-        System.out.printf("  different:     %,d (in both, with other properties)%n", t.rowsDiffering());
-        System.out.printf("  extra:         %,d (in the destination, not in the source)%n", t.rowsExtra());
-        if (found != null) {
-            found.printFirst(System.out, labels(), Map.of(DifferenceKind.MISSING, t.rowsMissing(),
-                    DifferenceKind.DIFFERENT, t.rowsDiffering(), DifferenceKind.EXTRA, t.rowsExtra()));
-        }
-        if (code != 0 || t.state() != ScanState.COMPLETED) {
-            System.out.println("not verified: the scan did not complete, so the tables were not compared in full");
-            return code == 0 ? UserError.FAILED : code;
-        }
-        long differences = t.rowsMissing() + t.rowsDiffering() + t.rowsExtra();
-        if (differences == 0) {
-            System.out.printf("equal: %s compared, no differences%n", ProgressPrinter.plural(t.rowsRead(), "row"));
-            return 0;
-        }
-        System.out.printf("different: %,d missing, %,d different, %,d extra%n", t.rowsMissing(), t.rowsDiffering(),
-                t.rowsExtra());
-        return UserError.DIFFERENT;
-    }
-
-    private static Map<DifferenceKind, String> labels() {
-        Map<DifferenceKind, String> labels = new java.util.EnumMap<>(DifferenceKind.class);
-        labels.put(DifferenceKind.MISSING, "missing");
-        labels.put(DifferenceKind.DIFFERENT, "different");
-        labels.put(DifferenceKind.EXTRA, "extra");
-        return labels;
+        return printer.differences(found).summary(t);
     }
 }

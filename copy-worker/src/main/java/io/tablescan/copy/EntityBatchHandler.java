@@ -12,7 +12,9 @@ import io.tablescan.sink.SinkRefs;
 import io.tablescan.sink.SinkRegistry;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.SinkRef;
+import io.tablescan.status.Counters;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Writes one entity batch to the sink its scan names (the table sink on the scan's destination when it names
@@ -72,7 +74,7 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
             destination.delete(spec.getDestination().getTable(), partitionKey, rowKey);
         }
         int deleted = deletes.size();
-        return new Result(List.of(), 0, 0, deleted, 0, new Compared(0, 0, 0, deleted));
+        return new Result(List.of(), 0, 0, deleted, 0, Map.of(Counters.DELETED, (long) deleted));
     }
 
     @Override

@@ -8,7 +8,9 @@ import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.EntityPage;
 import io.tablescan.schema.PagePart;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -91,7 +93,7 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
             }
         }
         long rows = 0;
-        long deleted = 0;
+        Map<String, Long> counters = new HashMap<>();
         int requests = 0;
         List<PagePart> rest = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {
@@ -102,7 +104,7 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
             }
             rows += result.rowsWritten();
             requests += result.requests();
-            deleted += result.compared().deleted();
+            result.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
         }
         if (failure != null && rest.size() == parts.size()) {
             throw failure; // nothing written: the page fails as a batch's own failure would
@@ -110,7 +112,7 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
         // Parts written count now, in this page's transaction; the others go on as a page of their own, which is
         // retried, and parked if it fails again, so every row counts once, when its own part's page commits.
         List<SpecificRecord> emitted = failure == null ? List.of() : List.of(remainder(page, rest));
-        return new Result(emitted, 0, rows, requests, 0, new Compared(0, 0, 0, deleted));
+        return new Result(emitted, 0, rows, requests, 0, counters);
     }
 
     /** The parts of {@code page} not written, as a page of their own; its id follows from the page's and theirs. */

@@ -1,5 +1,6 @@
 package io.tablescan.items;
 
+import io.tablescan.job.Jobs;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.scanner.PageReader;
 import io.tablescan.scanner.PartitionCount;
@@ -17,8 +18,8 @@ public final class StepItems {
     private StepItems() {}
 
     /**
-     * One page per call from the scan's source table, with the scan's page size, projection and filter. A count
-     * reads the keys only: an empty projection, to which every store adds PartitionKey and RowKey.
+     * One page per call from the scan's source table, with the scan's page size, projection and filter. A job that
+     * reads the keys only (a count) has an empty projection, to which every store adds PartitionKey and RowKey.
      */
     public static PageReader reader(TableStore source, ScanSpec spec) {
         return reader(source, spec.getSource().getTable(), spec);
@@ -26,20 +27,18 @@ public final class StepItems {
 
     /** One page per call from {@code table} of {@code store}, read as the scan reads its source. */
     public static PageReader reader(TableStore store, String table, ScanSpec spec) {
-        QueryOptions options = new QueryOptions(spec.getPageSize(), spec.getCount() ? List.of() : spec.getSelect(),
+        QueryOptions options = new QueryOptions(spec.getPageSize(), Jobs.of(spec).keysOnly() ? List.of() : spec.getSelect(),
                 spec.getRowFilter());
         return (query, from) -> store.query(table, query, options, from);
     }
 
     /**
-     * The step's rows as entity batches (none for a count, whose event's rows and partitions are its result, nor
-     * for a verify or a mirror, see {@link ComparingSteps}), and
-     * its handed-off work as items one level deeper. {@code continued}: the item's, see {@link PartitionCount}.
+     * The step's rows as entity batches if {@code emitRows} (its job's choice), and its handed-off work as items one
+     * level deeper. {@code continued}: the item's, see {@link PartitionCount}.
      */
-    public static ItemHandler.Result result(ScanSpec spec, StepResult step, int depth, String continued) {
-        List<SpecificRecord> emitted = new ArrayList<>(
-                spec.getCount() || ComparingSteps.applies(spec) ? List.of()
-                        : EntityBatcher.batches(spec, step.rows()));
+    public static ItemHandler.Result result(ScanSpec spec, StepResult step, int depth, String continued,
+            boolean emitRows) {
+        List<SpecificRecord> emitted = new ArrayList<>(emitRows ? EntityBatcher.batches(spec, step.rows()) : List.of());
         for (ScanQuery handoff : step.handoffs()) {
             emitted.add(WorkItems.item(spec, handoff, depth + 1,
                     PartitionCount.continuedBy(handoff, continued, step.rows())));

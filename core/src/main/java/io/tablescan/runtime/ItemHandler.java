@@ -1,6 +1,7 @@
 package io.tablescan.runtime;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -23,20 +24,22 @@ public interface ItemHandler<T extends SpecificRecord> {
     /** Releases what the handler holds (the copy-worker's sinks) when its worker stops. */
     default void close() {}
 
-    /** The items to emit and what the step did; {@code partitions}: those whose first selected row it read. */
+    /**
+     * The items to emit and what the step did; {@code partitions}: those whose first selected row it read;
+     * {@code counters}: its job's named counts (see {@code Job#counters}), summed into the scan's.
+     */
     record Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests, long partitions,
-            Compared compared) {
+            Map<String, Long> counters) {
+        public Result {
+            counters = Map.copyOf(counters);
+        }
+
         public Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests) {
             this(emitted, rowsRead, rowsWritten, requests, 0);
         }
 
         public Result(List<SpecificRecord> emitted, long rowsRead, long rowsWritten, int requests, long partitions) {
-            this(emitted, rowsRead, rowsWritten, requests, partitions, Compared.NONE);
+            this(emitted, rowsRead, rowsWritten, requests, partitions, Map.of());
         }
-    }
-
-    /** What a verifying or mirroring step found in the destination's rows of its range. */
-    record Compared(long missing, long differing, long extra, long deleted) {
-        public static final Compared NONE = new Compared(0, 0, 0, 0);
     }
 }

@@ -121,7 +121,7 @@ final class ItemProcessor<T extends SpecificRecord> {
             return result;
         }
         return new ItemHandler.Result(EntityPages.pack(result.emitted()), result.rowsRead(), result.rowsWritten(),
-                result.requests(), result.partitions(), result.compared());
+                result.requests(), result.partitions(), result.counters());
     }
 
     private static long[] counts(ItemContext context) {

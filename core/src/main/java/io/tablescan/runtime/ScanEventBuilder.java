@@ -4,6 +4,7 @@ import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /** Sums what one transaction did for one scan into a single scan event. */
@@ -24,10 +25,7 @@ public final class ScanEventBuilder {
     private long retries;
     private long throttles;
     private int maxDepth;
-    private long rowsMissing;
-    private long rowsDiffering;
-    private long rowsExtra;
-    private long rowsDeleted;
+    private final Map<String, Long> counters = new HashMap<>();
     private String firstError;
 
     public ScanEventBuilder(String scanId) {
@@ -50,10 +48,11 @@ public final class ScanEventBuilder {
         rowsRead += result.rowsRead();
         rowsWritten += result.rowsWritten();
         partitions += result.partitions();
-        rowsMissing += result.compared().missing();
-        rowsDiffering += result.compared().differing();
-        rowsExtra += result.compared().extra();
-        rowsDeleted += result.compared().deleted();
+        result.counters().forEach((name, n) -> {
+            if (n != 0) {
+                counters.merge(name, n, Long::sum);
+            }
+        });
         requests += result.requests();
         if (kind == ItemKind.ENTITY_BATCH) { // the only kind that writes; the others read the source
             writeRequests += result.requests();
@@ -96,8 +95,8 @@ public final class ScanEventBuilder {
     public ScanEvent build() {
         return new ScanEvent(scanId, System.currentTimeMillis(), startedSpec, counts(emitted), counts(done),
                 counts(failed), rowsRead, rowsWritten, requests, maxDepth, firstError, counts(skipped),
-                counts(retried), cancelled, retries, throttles, writeRequests, partitions, rowsMissing, rowsDiffering, rowsExtra,
-                rowsDeleted);
+                counts(retried), cancelled, retries, throttles, writeRequests, partitions, 0L, 0L, 0L, 0L,
+                Map.copyOf(counters));
     }
 
     private static ItemCounts counts(Map<ItemKind, Integer> byKind) {

@@ -34,10 +34,9 @@ public final class ScanFold {
         s.setRowsRead(s.getRowsRead() + event.getRowsRead());
         s.setRowsWritten(s.getRowsWritten() + event.getRowsWritten());
         s.setPartitions(s.getPartitions() + event.getPartitions());
-        s.setRowsMissing(s.getRowsMissing() + event.getRowsMissing());
-        s.setRowsDiffering(s.getRowsDiffering() + event.getRowsDiffering());
-        s.setRowsExtra(s.getRowsExtra() + event.getRowsExtra());
-        s.setRowsDeleted(s.getRowsDeleted() + event.getRowsDeleted());
+        // An event of an earlier version holds its counts in fields of their own: folded in under their names.
+        s.setCounters(Counters.plus(s.getCounters(), event.getCounters(), event.getRowsMissing(),
+                event.getRowsDiffering(), event.getRowsExtra(), event.getRowsDeleted()));
         s.setRequests(s.getRequests() + event.getRequests());
         s.setWriteRequests(s.getWriteRequests() + event.getWriteRequests());
         s.setRetries(s.getRetries() + event.getRetries());

@@ -89,24 +89,22 @@ public final class ScanTotals {
         return status == null ? 0 : status.getPartitions();
     }
 
-    /** Verify and mirror: source rows the destination lacks (exact once the scan is complete). */
-    public long rowsMissing() {
-        return status == null ? 0 : status.getRowsMissing();
-    }
-
-    /** Verify and mirror: rows in both tables whose properties differ. */
-    public long rowsDiffering() {
-        return status == null ? 0 : status.getRowsDiffering();
-    }
-
-    /** Verify and mirror: destination rows the source lacks. */
-    public long rowsExtra() {
-        return status == null ? 0 : status.getRowsExtra();
-    }
-
-    /** Mirror: destination rows deleted because the source lacks them. */
-    public long rowsDeleted() {
-        return status == null ? 0 : status.getRowsDeleted();
+    /**
+     * The job's counter of this name (see {@code Job#counters}), 0 when it counted none; exact once the scan is
+     * complete. A status of an earlier version holds four of them in fields of their own, added here.
+     */
+    public long counter(String name) {
+        if (status == null) {
+            return 0;
+        }
+        long legacy = switch (name) {
+            case Counters.MISSING -> status.getRowsMissing();
+            case Counters.DIFFERENT -> status.getRowsDiffering();
+            case Counters.EXTRA -> status.getRowsExtra();
+            case Counters.DELETED -> status.getRowsDeleted();
+            default -> 0;
+        };
+        return status.getCounters().getOrDefault(name, 0L) + legacy;
     }
 
     public long rowsCopied() {

@@ -1,7 +1,8 @@
 package io.tablescan.discovery;
 
-import io.tablescan.items.ComparingSteps;
 import io.tablescan.items.StepItems;
+import io.tablescan.job.Jobs;
+import io.tablescan.job.ReadStep;
 import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
@@ -18,11 +19,9 @@ import io.tablescan.spi.KeyRange;
 /** Runs one bounded step over a PartitionKey range: its rows as batches, its discoveries as new items. */
 public final class PrefixQueryHandler implements ItemHandler<PrefixQuery> {
     private final WorkerSettings settings;
-    private final ComparingSteps comparing;
 
     public PrefixQueryHandler(WorkerSettings settings) {
         this.settings = settings;
-        this.comparing = new ComparingSteps(settings);
     }
 
     @Override
@@ -38,9 +37,7 @@ public final class PrefixQueryHandler implements ItemHandler<PrefixQuery> {
         StepResult step = spec.getStrategy() == ScanStrategy.SERIAL
                 ? SerialStep.run(range, spec.getPageBudget(), reader)
                 : PrefixStep.run(range, spec.getPageBudget(), reader);
-        if (ComparingSteps.applies(spec)) {
-            return comparing.result(spec, range, step, item.getDepth(), item.getContinuedPartition(), context);
-        }
-        return StepItems.result(spec, step, item.getDepth(), item.getContinuedPartition());
+        return Jobs.of(spec).afterRead(new ReadStep(spec, range, step, item.getDepth(), item.getContinuedPartition(),
+                context, settings));
     }
 }

@@ -1,7 +1,8 @@
 package io.tablescan.partition;
 
-import io.tablescan.items.ComparingSteps;
 import io.tablescan.items.StepItems;
+import io.tablescan.job.Jobs;
+import io.tablescan.job.ReadStep;
 import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
@@ -13,11 +14,9 @@ import io.tablescan.schema.ScanSpec;
 /** Pages one partition for a bounded number of pages: its rows as batches, its remainder as a new item. */
 public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> {
     private final WorkerSettings settings;
-    private final ComparingSteps comparing;
 
     public PartitionQueryHandler(WorkerSettings settings) {
         this.settings = settings;
-        this.comparing = new ComparingSteps(settings);
     }
 
     @Override
@@ -37,9 +36,7 @@ public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> 
         var partition = WorkItems.partition(item);
         var step = PartitionStep.run(partition, spec.getPageBudget(),
                 StepItems.reader(settings.store(spec.getSource().getAccount(), context), spec));
-        if (ComparingSteps.applies(spec)) {
-            return comparing.result(spec, partition, step, item.getDepth(), item.getContinuedPartition(), context);
-        }
-        return StepItems.result(spec, step, item.getDepth(), item.getContinuedPartition());
+        return Jobs.of(spec).afterRead(new ReadStep(spec, partition, step, item.getDepth(), item.getContinuedPartition(),
+                context, settings));
     }
 }

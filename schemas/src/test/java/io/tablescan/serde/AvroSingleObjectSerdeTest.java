@@ -128,7 +128,7 @@ class AvroSingleObjectSerdeTest {
         assertThat(event.getField("partitions")).isNull();
         ItemCounts none = new ItemCounts(0, 0, 0);
         ScanEvent written = new ScanEvent("s", 1L, null, none, new ItemCounts(1, 0, 0), none, 10L, 0L, 1L, 0, null,
-                none, none, false, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
+                none, none, false, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, java.util.Map.of());
         assertThat(((ScanEvent) deserializer.deserialize("t", encode(event, asWrittenBy(event, written)))).getPartitions())
                 .as("a released worker's event counts no partitions").isZero();
     }

@@ -1,0 +1,40 @@
+package io.tablescan.status;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Jobs' named counters, summed exactly as rows read are: an event's and a status's {@code counters} map. The four
+ * names here are those whose counts records of earlier versions hold in fields of their own (rowsMissing,
+ * rowsDiffering, rowsExtra, rowsDeleted): {@link #plus} folds them in.
+ */
+public final class Counters {
+    /** Source rows the destination lacks. */
+    public static final String MISSING = "missing";
+    /** Rows in both whose properties differ. */
+    public static final String DIFFERENT = "different";
+    /** Destination rows the source lacks. */
+    public static final String EXTRA = "extra";
+    /** Destination rows deleted. */
+    public static final String DELETED = "deleted";
+
+    private Counters() {}
+
+    /** {@code a} plus {@code b}, name by name, with the counts of the legacy fields of {@code b}'s record. */
+    public static Map<String, Long> plus(Map<String, Long> a, Map<String, Long> b, long missing, long different,
+            long extra, long deleted) {
+        Map<String, Long> sum = new HashMap<>(a);
+        b.forEach((name, n) -> add(sum, name, n));
+        add(sum, MISSING, missing);
+        add(sum, DIFFERENT, different);
+        add(sum, EXTRA, extra);
+        add(sum, DELETED, deleted);
+        return sum;
+    }
+
+    private static void add(Map<String, Long> sum, String name, long n) {
+        if (n != 0) {
+            sum.merge(name, n, Long::sum);
+        }
+    }
+}
