@@ -44,15 +44,17 @@ public final class Jobs {
     }
 
     /**
-     * The job a spec runs: the one it names, or for a spec of a version before jobs had names, the one its flags
-     * say (count, verify, mirror, changed-only; none: a copy).
+     * The job a spec runs. A flag of the versions before jobs had names (count, verify, mirror, changed-only) decides
+     * when set, as it does on a worker of such a version, so every worker runs a spec alike; else the job the spec
+     * names; else (a spec of such a version without a flag) a copy.
      */
     public static Job of(ScanSpec spec) {
-        if (spec.getJob() != null) {
-            return named(spec.getJob().getName());
+        String legacy = spec.getCount() ? "count" : spec.getVerify() ? "verify" : spec.getMirror() ? "mirror"
+                : spec.getChangedOnly() ? "changed-only" : null;
+        if (legacy != null) {
+            return named(legacy);
         }
-        return named(spec.getCount() ? "count" : spec.getVerify() ? "verify" : spec.getMirror() ? "mirror"
-                : spec.getChangedOnly() ? "changed-only" : "copy");
+        return named(spec.getJob() != null ? spec.getJob().getName() : "copy");
     }
 
     /** Makes {@code spec} name {@code job} with these options, with the flags a worker of an earlier version reads. */

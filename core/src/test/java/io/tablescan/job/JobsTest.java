@@ -38,8 +38,9 @@ class JobsTest {
             spec.setJob(null); // as a worker of the version before reads it
             assertThat(Jobs.of(spec).name()).as(name + " by its flags").isEqualTo(name);
         }
-        assertThat(Jobs.of(spec(b -> b.setJob(new JobRef("verify", Map.of())))).name())
-                .as("the job, not the flags, decides").isEqualTo("verify");
+        assertThat(Jobs.of(spec(b -> b.setJob(new JobRef("verify", Map.of())))).name()).isEqualTo("verify");
+        assertThat(Jobs.of(spec(b -> b.setJob(new JobRef("copy", Map.of())).setMirror(true))).name())
+                .as("a flag decides, as on a worker of the version before").isEqualTo("mirror");
         assertThatThrownBy(() -> Jobs.of(spec(b -> b.setJob(new JobRef("purge", Map.of()))))).hasMessageContaining(
                 "no job named 'purge'");
     }
