@@ -80,6 +80,28 @@ class TargetOptionsTest {
     }
 
     @Test
+    void aJobsRulesAreTheSameOnCopyAndStart() {
+        String[] copyToTable = with(COPY, "--dest-table", "dst");
+        String[] startToTable = with(START, "--dest-table", "dst", "--dest-account", "b");
+        for (String[] command : new String[][] {copyToTable, startToTable}) {
+            Cli.assertOneLine(Cli.run(Map.of(), with(command, "--mirror", "--filter", "Major eq 1")), UserError.USAGE,
+                    "--mirror takes no --filter: a destination row the filter selects may be one the source holds");
+            Cli.assertOneLine(Cli.run(Map.of(), with(command, "--mirror", "--since", "2026-01-01")), UserError.USAGE,
+                    "--mirror takes no --since: an incremental read cannot know which rows the source deleted");
+        }
+        for (String[] command : new String[][] {COPY, START}) {
+            Cli.assertOneLine(Cli.run(Map.of(), with(command, "--mirror", "--to-topic", "rows")), UserError.USAGE,
+                    "--mirror needs --dest-table: it mirrors into a table");
+            Cli.assertOneLine(Cli.run(Map.of(), with(command, "--changed-only", "--sink", "table2")), UserError.USAGE,
+                    "--changed-only needs --dest-table: it compares with a table");
+        }
+        Cli.assertOneLine(Cli.run(Map.of(), with(startToTable, "--verify", "--since", "2026-01-01")), UserError.USAGE,
+                "--verify takes no --since: rows deleted from the source since then would go unseen");
+        Cli.assertOneLine(Cli.run(Map.of(), with(startToTable, "--verify", "--mirror")), UserError.USAGE,
+                "give at most one of --verify, --mirror and --changed-only");
+    }
+
+    @Test
     void aMalformedSinkOptionIsNamedByItsPlaceNeverItsValue() {
         String secret = "sv:2019/sig+c2VjcmV0LWtleQ"; // no KEY= shape, so not taken for an option
         Cli.Run run = Cli.run(with(COPY, "--sink", "count", "--sink-option", "a=1", "--sink-option", secret));
