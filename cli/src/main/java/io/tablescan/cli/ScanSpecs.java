@@ -45,7 +45,10 @@ public final class ScanSpecs {
         return of(Jobs.named(CountJob.NAME), Map.of());
     }
 
-    /** The spec of a new verify: {@code ScanSpecs.verify().from(source).to(destination).build()} (see {@link VerifyJob}). */
+    /**
+     * The spec of a new verify: {@code ScanSpecs.verify().from(source).to(destination).build()} (see
+     * {@link VerifyJob}).
+     */
     public static Copy verify() {
         return of(Jobs.named(VerifyJob.NAME), Map.of());
     }

@@ -27,8 +27,8 @@ public final class StepItems {
 
     /** One page per call from {@code table} of {@code store}, read as the scan reads its source. */
     public static PageReader reader(TableStore store, String table, ScanSpec spec) {
-        QueryOptions options = new QueryOptions(spec.getPageSize(), Jobs.of(spec).keysOnly() ? List.of() : spec.getSelect(),
-                spec.getRowFilter());
+        List<String> select = Jobs.of(spec).keysOnly() ? List.of() : spec.getSelect();
+        QueryOptions options = new QueryOptions(spec.getPageSize(), select, spec.getRowFilter());
         return (query, from) -> store.query(table, query, options, from);
     }
 

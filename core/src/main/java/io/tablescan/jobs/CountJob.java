@@ -52,7 +52,8 @@ public final class CountJob implements Job {
     @Override
     public int summary(ScanTotals t, Summary out) {
         out.head(t);
-        out.out().printf("  table:         %s/%s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable());
+        out.out().printf("  table:         %s/%s%n", t.spec().getSource().getAccount(),
+                t.spec().getSource().getTable());
         out.pace(t);
         out.work(t);
         out.emptyHint(t);

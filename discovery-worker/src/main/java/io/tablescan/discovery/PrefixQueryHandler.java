@@ -1,9 +1,9 @@
 package io.tablescan.discovery;
 
 import io.tablescan.items.StepItems;
+import io.tablescan.items.WorkItems;
 import io.tablescan.job.Jobs;
 import io.tablescan.job.ReadStep;
-import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;

@@ -1,9 +1,9 @@
 package io.tablescan.partition;
 
 import io.tablescan.items.StepItems;
+import io.tablescan.items.WorkItems;
 import io.tablescan.job.Jobs;
 import io.tablescan.job.ReadStep;
-import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
@@ -36,7 +36,7 @@ public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> 
         var partition = WorkItems.partition(item);
         var step = PartitionStep.run(partition, spec.getPageBudget(),
                 StepItems.reader(settings.store(spec.getSource().getAccount(), context), spec));
-        return Jobs.of(spec).afterRead(new ReadStep(spec, partition, step, item.getDepth(), item.getContinuedPartition(),
-                context, settings));
+        return Jobs.of(spec).afterRead(new ReadStep(spec, partition, step, item.getDepth(),
+                item.getContinuedPartition(), context, settings));
     }
 }
