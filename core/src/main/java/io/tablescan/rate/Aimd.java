@@ -1,13 +1,13 @@
 package io.tablescan.rate;
 
 /**
- * A rate in requests per second that halves when the service throttles and grows back by a step a second when it
+ * A rate in requests per second that drops by 30% when the service throttles and grows back by a step a second when it
  * stops (additive increase, multiplicative decrease, as TCP does), unlimited until the first throttle and again
  * after a quiet half minute. One decrease a second at most: the throttles of requests already in flight are one
  * signal.
  */
 final class Aimd {
-    static final double DECREASE = 0.5;
+    static final double DECREASE = 0.7;
     static final double MIN_RATE = 1;
     static final long QUIET_MILLIS = 30_000;
     /** Growth a second, as a part of the rate set by the last decrease: back to where it was within 10 s. */
@@ -36,7 +36,7 @@ final class Aimd {
         windowCount++;
     }
 
-    /** The service throttled a request: halve the rate (from the rate seen, the first time). */
+    /** The service throttled a request: lower the rate (from the rate seen, the first time). */
     synchronized void throttled(long now) {
         if (now - lastDecrease < 1000) {
             return;
