@@ -25,10 +25,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class ScanRates implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ScanRates.class);
+    /**
+     * The part of the cap the shares add up to: demands change between ticks (items move between processes, a
+     * newcomer's first second), so aiming a little below keeps every 10 s window under the cap.
+     */
+    static final double TARGET = 0.95;
     /** Lanes idle this long are forgotten (a finished scan's). */
     private static final long IDLE_MILLIS = 60_000;
 
     private final Demands board;
+    private final long tickMillis;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
@@ -36,6 +42,7 @@ public final class ScanRates implements AutoCloseable {
 
     ScanRates(Demands board, long tickMillis) {
         this.board = board;
+        this.tickMillis = tickMillis;
         ticker.scheduleAtFixedRate(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
     }
 
@@ -88,7 +95,7 @@ public final class ScanRates implements AutoCloseable {
                 lane.cap = throttled != null ? throttled : lane.specCap;
                 int demand = lane.takeDemand();
                 lane.lastDemand = demand;
-                double rowsPerSecond = lane.takeRows();
+                double rowsPerSecond = lane.takeRows() * 1000.0 / tickMillis;
                 if (lane.cap > 0 && (demand > 0 || lane.wanted)) {
                     mine.add(new RateDemand(lane.scanId, lane.direction.key, board.process(), demand, rowsPerSecond, now));
                 }
@@ -111,15 +118,21 @@ public final class ScanRates implements AutoCloseable {
             return 0;
         }
         boolean known = false;
+        int seen = 0;
+        double othersRate = 0;
         List<Integer> others = new ArrayList<>();
         for (RateDemand d : board.demands(lane.scanId, lane.direction, now)) {
             if (d.getProcess().equals(board.process())) {
                 known = d.getDemand() > 0;
-            } else if (d.getDemand() > 0) {
-                others.add(d.getDemand());
+            } else {
+                seen++;
+                othersRate += d.getRowsPerSecond();
+                if (d.getDemand() > 0) {
+                    others.add(d.getDemand());
+                }
             }
         }
-        return Shares.share(lane.cap, lane.lastDemand, others, known);
+        return Shares.share(lane.cap * TARGET, lane.lastDemand, others, known, othersRate, seen);
     }
 
     private void forgetIdle(long now) {

@@ -9,8 +9,8 @@ import java.util.concurrent.locks.LockSupport;
  * counts within a fraction of a second. A rate of 0 or less means no limit.
  */
 public final class TokenBucket {
-    /** The most a bucket saves while idle: half a second of its rate. */
-    private static final double BURST_SECONDS = 0.5;
+    /** The most a bucket saves while idle: a fifth of a second of its rate. */
+    private static final double BURST_SECONDS = 0.2;
     private static final long MAX_SLICE_NANOS = 100_000_000L;
 
     private final LongSupplierNanos clock;

@@ -20,6 +20,15 @@ class SharesTest {
     }
 
     @Test
+    void aNewcomerTakesWhatTheOthersLeaveUnused() {
+        assertThat(Shares.share(1000, 8, List.of(), false, 0, 1)).as("the one before went idle").isEqualTo(500);
+        assertThat(Shares.share(1000, 8, List.of(4), false, 300, 1)).as("half of what the other leaves")
+                .isEqualTo(350);
+        assertThat(Shares.share(1000, 8, List.of(4), false, 990, 1)).as("at least the floor").isEqualTo(100);
+        assertThat(Shares.share(1000, 8, List.of(), false, 0, 0)).as("nobody published yet").isEqualTo(100);
+    }
+
+    @Test
     void noCapIsNoLimit() {
         assertThat(Shares.share(0, 4, List.of(1), true)).isZero();
     }
