@@ -73,12 +73,15 @@ final class BenchCommand implements Callable<Integer> {
             // Paced accounts: 8 reads of 1,000 rows in flight keep the source busy; more would only queue.
             "seed-replica", new Scenario("seed-replica", 3_558_594, Duration.ofMillis(100),
                     new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048, 8),
+            // The same accounts answering 503 to half the requests over their targets (the others late): back-off.
+            "seed-replica-503", new Scenario("seed-replica-503", 3_558_594, Duration.ofMillis(100),
+                    new ScalabilityTargets(20_000, 2_000, true), List.of("prefix"), 2048, 8),
             // The same source exported to files on local disk (the export's goal is the copy's: 3.5 minutes).
             "seed-replica-export", new Scenario("seed-replica-export", 3_558_594, Duration.ofMillis(100),
                     new ScalabilityTargets(20_000, 2_000), List.of("export"), 2048, 8));
 
     @Option(names = "--scenario", defaultValue = "pipeline",
-            description = "pipeline, latency, azurite, seed-replica, seed-replica-export, verify, export or import "
+            description = "pipeline, latency, azurite, seed-replica, seed-replica-503, seed-replica-export, verify, export or import "
                     + "(default ${DEFAULT-VALUE}).")
     String scenarioName;
 
@@ -94,6 +97,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--read-in-flight",
             description = "Table requests in flight per reading worker, discovery and partition (default: the scenario's).")
     Integer readInFlight;
+
+    @Option(names = "--max-rate", paramLabel = "ROWS_PER_S",
+            description = "Caps the copy's reads (as copy --max-rate) and reports how closely the run held the cap.")
+    Long maxRate;
 
     @Option(names = "--json", description = "Writes every run and the medians as JSON to this file.")
     Path json;
@@ -144,7 +151,8 @@ final class BenchCommand implements Callable<Integer> {
                     : azurite != null ? new AzuriteRunner(broker, azurite, table, concurrency)
                     : scenario.strategies().contains("export") || scenario.strategies().contains("import")
                     ? new BackupBench(broker, table, scenario, concurrency, readConcurrency)
-                    : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency);
+                    : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency,
+                            maxRate == null ? null : Map.of("read", maxRate));
             for (int i = 1; i <= runs; i++) {
                 for (String strategy : scenario.strategies()) {
                     Run run = runner.run(scenario.name(), strategy, i);
@@ -152,6 +160,9 @@ final class BenchCommand implements Callable<Integer> {
                             + " CPU %.1f s (%.0f µs a row), %s%n", run.strategy(), i, run.rows(), run.seconds(),
                             run.rowsPerSecond(), run.requests(), run.peakHeapMb(), run.cpuSeconds(),
                             run.cpuSecondsPerMillionRows(), outcome(run.strategy()));
+                    if (maxRate != null) {
+                        System.out.println("  " + RateHeld.describe(maxRate, run.rows(), run.seconds(), run.points()));
+                    }
                     results.add(run);
                 }
             }
@@ -191,7 +202,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** In-memory tables: a generated source (no memory per row) and a destination that checks every write. */
     record InMemoryRunner(EmbeddedKafkaBroker broker, Scenario scenario, GeneratedTable table, int inFlight,
-            int readInFlight)
+            int readInFlight, Map<String, Long> limits)
             implements BenchRunner {
         @Override
         public Run run(String name, String strategy, int index) {
@@ -203,10 +214,16 @@ final class BenchCommand implements Callable<Integer> {
             CheckingTable copy = new CheckingTable(table);
             destination.attach("copy", copy);
             Accounts accounts = new Accounts(alias -> null).register("source", source).register("destination", destination);
-            Measured measured = copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight);
+            Measured measured = copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight,
+                    limits);
             if (!measured.totals().complete() || !copy.exact()) {
                 throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + copy.missing()
                         + " rows missing, " + copy.wrong() + " wrong writes");
+            }
+            if (scenario.limits().throttles()) {
+                ScanTotals t = measured.totals();
+                System.out.printf(Locale.ROOT, "  %,d requests throttled (503), %,d retried: %.4f retries a row%n",
+                        t.throttles(), t.retries(), (double) t.retries() / Math.max(1, t.rowsWritten()));
             }
             return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
                     source.requests() + destination.requests(), measured.peakHeapMb(), measured.cpuSeconds(), measured.points());
@@ -250,7 +267,7 @@ final class BenchCommand implements Callable<Integer> {
                 }
             } else {
                 Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
-                measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight, inFlight);
+                measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight, inFlight, null);
                 requests = measured.totals().requests(); // reads and writes
             }
             TableComparer.Result check = TableComparer.compare(store, "source", store, destination);
@@ -287,7 +304,7 @@ final class BenchCommand implements Callable<Integer> {
             String copy = "verifycopy" + index;
             Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
             if (strategy.equals("copy")) {
-                Measured measured = copyThroughKafka(broker, accounts, "prefix", copy, inFlight, inFlight);
+                Measured measured = copyThroughKafka(broker, accounts, "prefix", copy, inFlight, inFlight, null);
                 if (!measured.totals().complete()) {
                     throw new UserError(UserError.FAILED, "the copy did not complete");
                 }
@@ -314,10 +331,12 @@ final class BenchCommand implements Callable<Integer> {
 
     /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
     static Measured copyThroughKafka(EmbeddedKafkaBroker broker, Accounts accounts, String strategy, String destination,
-            int inFlight, int readInFlight) {
+            int inFlight, int readInFlight, Map<String, Long> limits) {
         var spec = ScanSpecs.copy().from(new TableRef("source", "source")).to(new TableRef("destination", destination))
-                .pageSize(1000).strategy(ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT))).build();
-        return throughKafka(broker, accounts, spec, inFlight, readInFlight, ScanTotals::rowsWritten);
+                .pageSize(1000).limits(limits).strategy(ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT))).build();
+        // a capped run is measured by what the cap limits: rows read
+        return throughKafka(broker, accounts, spec, inFlight, readInFlight,
+                limits == null ? ScanTotals::rowsWritten : ScanTotals::rowsRead);
     }
 
     /** A scan through the embedded broker and in-process workers, its {@code progress} sampled every 250 ms. */

@@ -132,7 +132,8 @@ public final class ScanRates implements AutoCloseable {
                 }
             }
         }
-        return Shares.share(lane.cap * TARGET, lane.lastDemand, others, known, othersRate, seen);
+        double target = seen == 0 ? lane.cap : lane.cap * TARGET; // alone, no demand moves: the whole cap
+        return Shares.share(target, lane.lastDemand, others, known, othersRate, seen);
     }
 
     private void forgetIdle(long now) {

@@ -18,8 +18,11 @@ final class AccountPace {
 
     private final Pace account;
     private final Pace[] partitions;
+    private final boolean throttles;
+    private final java.util.concurrent.atomic.AtomicLong over = new java.util.concurrent.atomic.AtomicLong();
 
     AccountPace(ScalabilityTargets targets) {
+        throttles = targets.throttles();
         account = targets.accountPerSecond() > 0 ? new Pace(targets.accountPerSecond()) : null;
         if (targets.partitionPerSecond() > 0) {
             partitions = new Pace[PARTITION_PACES];
@@ -31,6 +34,9 @@ final class AccountPace {
 
     /** Waits until the account and each partition touched have room for these entities. */
     void pace(List<Row> rows) {
+        if (throttles && busy(rows) && over.incrementAndGet() % 2 == 0) {
+            throw new TableStoreException("ServerBusy: the account is over its scalability targets", 503, true, null);
+        }
         long wait = reserve(rows);
         if (wait > 0) {
             try {
@@ -40,6 +46,15 @@ final class AccountPace {
                 throw new TableStoreException("interrupted", 0, true, e);
             }
         }
+    }
+
+    /** Whether the account or a partition touched is over its pace now (a request would have to wait). */
+    private boolean busy(List<Row> rows) {
+        if (account != null && account.busy()) {
+            return true;
+        }
+        return partitions != null && rows.stream()
+                .anyMatch(row -> partitions[Math.floorMod(row.partitionKey().hashCode(), PARTITION_PACES)].busy());
     }
 
     /** Reserves room for these entities; returns how long the request must wait for it, in nanoseconds. */
@@ -66,6 +81,10 @@ final class AccountPace {
 
         Pace(int perSecond) {
             this.nanosPerEntity = 1e9 / perSecond;
+        }
+
+        synchronized boolean busy() {
+            return next > System.nanoTime();
         }
 
         /** Reserves n entities' worth of time; returns how long the caller must wait for its slot. */
