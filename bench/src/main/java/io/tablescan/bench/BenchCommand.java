@@ -161,7 +161,7 @@ final class BenchCommand implements Callable<Integer> {
                             run.rowsPerSecond(), run.requests(), run.peakHeapMb(), run.cpuSeconds(),
                             run.cpuSecondsPerMillionRows(), outcome(run.strategy()));
                     if (maxRate != null) {
-                        System.out.println("  " + RateHeld.describe(maxRate, run.rows(), run.seconds(), run.points()));
+                        System.out.println("  " + RateHeld.describe(maxRate, run.seconds(), run.points()));
                     }
                     results.add(run);
                 }
@@ -214,8 +214,11 @@ final class BenchCommand implements Callable<Integer> {
             CheckingTable copy = new CheckingTable(table);
             destination.attach("copy", copy);
             Accounts accounts = new Accounts(alias -> null).register("source", source).register("destination", destination);
-            Measured measured = copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight,
-                    limits);
+            Measured measured = limits == null
+                    ? copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight)
+                    // a capped run is measured as the service sees it: rows the source served, sampled every 250 ms
+                    : throughKafka(broker, accounts, copySpec(strategy, "copy", limits), inFlight, readInFlight,
+                            t -> source.rowsServed());
             if (!measured.totals().complete() || !copy.exact()) {
                 throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + copy.missing()
                         + " rows missing, " + copy.wrong() + " wrong writes");
@@ -267,7 +270,7 @@ final class BenchCommand implements Callable<Integer> {
                 }
             } else {
                 Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
-                measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight, inFlight, null);
+                measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight, inFlight);
                 requests = measured.totals().requests(); // reads and writes
             }
             TableComparer.Result check = TableComparer.compare(store, "source", store, destination);
@@ -304,7 +307,7 @@ final class BenchCommand implements Callable<Integer> {
             String copy = "verifycopy" + index;
             Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
             if (strategy.equals("copy")) {
-                Measured measured = copyThroughKafka(broker, accounts, "prefix", copy, inFlight, inFlight, null);
+                Measured measured = copyThroughKafka(broker, accounts, "prefix", copy, inFlight, inFlight);
                 if (!measured.totals().complete()) {
                     throw new UserError(UserError.FAILED, "the copy did not complete");
                 }
@@ -331,12 +334,15 @@ final class BenchCommand implements Callable<Integer> {
 
     /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
     static Measured copyThroughKafka(EmbeddedKafkaBroker broker, Accounts accounts, String strategy, String destination,
-            int inFlight, int readInFlight, Map<String, Long> limits) {
-        var spec = ScanSpecs.copy().from(new TableRef("source", "source")).to(new TableRef("destination", destination))
-                .pageSize(1000).limits(limits).strategy(ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT))).build();
-        // a capped run is measured by what the cap limits: rows read
-        return throughKafka(broker, accounts, spec, inFlight, readInFlight,
-                limits == null ? ScanTotals::rowsWritten : ScanTotals::rowsRead);
+            int inFlight, int readInFlight) {
+        return throughKafka(broker, accounts, copySpec(strategy, destination, null), inFlight, readInFlight,
+                ScanTotals::rowsWritten);
+    }
+
+    /** A copy of the source into {@code destination} with this strategy, capped by {@code limits} (null: none). */
+    static io.tablescan.schema.ScanSpec copySpec(String strategy, String destination, Map<String, Long> limits) {
+        return ScanSpecs.copy().from(new TableRef("source", "source")).to(new TableRef("destination", destination))
+                .pageSize(1000).strategy(ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT))).limits(limits).build();
     }
 
     /** A scan through the embedded broker and in-process workers, its {@code progress} sampled every 250 ms. */

@@ -9,9 +9,9 @@ final class RateHeld {
 
     private RateHeld() {}
 
-    /** {@code points}: (seconds from the start, rows so far), as the run sampled them. */
-    static String describe(long cap, long rows, double seconds, List<double[]> points) {
-        double overall = points.get(points.size() - 1)[1] / seconds; // rows read
+    /** {@code points}: (seconds from the start, rows read so far), as the run sampled them. */
+    static String describe(long cap, double seconds, List<double[]> points) {
+        double overall = points.get(points.size() - 1)[1] / seconds;
         double highest = 0;
         for (double[] from : points) {
             double[] to = null;
