@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.runner;
 
 import io.tablescan.copy.CopyWorker;
 import io.tablescan.discovery.DiscoveryWorker;

@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.runner;
 
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Namespace;

@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.azure;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -31,12 +31,12 @@ import javax.crypto.spec.SecretKeySpec;
  * DateTime into the same instant). Signs with the account key (Shared Key Lite): the demo's Azurite, or an
  * account given by a connection string with a key.
  */
-final class RestTableReader {
+public final class RestTableReader {
     /** One property as the service sends it: its type (from the annotation or the JSON) and its literal text. */
-    record WireValue(String type, String text) {}
+    public record WireValue(String type, String text) {}
 
     /** A row's keys and its properties by name, Timestamp and metadata left out. */
-    record WireRow(String partitionKey, String rowKey, Map<String, WireValue> properties) {}
+    public record WireRow(String partitionKey, String rowKey, Map<String, WireValue> properties) {}
 
     private static final JsonFactory JSON = new JsonFactory();
     private static final DateTimeFormatter RFC_1123 = DateTimeFormatter.RFC_1123_DATE_TIME;
@@ -53,7 +53,7 @@ final class RestTableReader {
     }
 
     /** From a connection string with AccountName, AccountKey and TableEndpoint (or EndpointSuffix). */
-    static RestTableReader fromConnectionString(String connectionString) {
+    public static RestTableReader fromConnectionString(String connectionString) {
         Map<String, String> parts = new HashMap<>();
         for (String part : connectionString.split(";")) {
             int eq = part.indexOf('=');
@@ -73,7 +73,7 @@ final class RestTableReader {
     }
 
     /** Every row of a table in key order, a page of up to 1,000 rows at a time. */
-    Iterator<WireRow> rows(String table) {
+    public Iterator<WireRow> rows(String table) {
         return new Iterator<>() {
             private Iterator<WireRow> page = List.<WireRow>of().iterator();
             private String nextPartition = "";

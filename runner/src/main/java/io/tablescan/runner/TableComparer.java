@@ -1,8 +1,9 @@
-package io.tablescan.cli;
+package io.tablescan.runner;
 
 import io.tablescan.azure.WireForm;
-import io.tablescan.cli.RestTableReader.WireRow;
-import io.tablescan.cli.RestTableReader.WireValue;
+import io.tablescan.azure.RestTableReader;
+import io.tablescan.azure.RestTableReader.WireRow;
+import io.tablescan.azure.RestTableReader.WireValue;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
@@ -39,7 +40,7 @@ public final class TableComparer {
     }
 
     /** Two tables as the service sends them, read through plain REST (not the SDK that wrote the copy). */
-    static Result compare(RestTableReader source, String sourceTable, RestTableReader destination,
+    public static Result compare(RestTableReader source, String sourceTable, RestTableReader destination,
             String destinationTable) {
         return compare(source.rows(sourceTable), destination.rows(destinationTable));
     }

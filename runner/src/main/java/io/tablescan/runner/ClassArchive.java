@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.runner;
 
 import java.io.IOException;
 import java.nio.file.Files;

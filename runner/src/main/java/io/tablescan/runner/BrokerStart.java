@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.runner;
 
 import io.tablescan.local.EmbeddedKafkaBroker;
 import java.util.concurrent.CompletableFuture;
@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionException;
  * when they fail, or when the JVM exits before it was taken (Ctrl-C during the checks), so that neither the broker
  * nor its data directory outlives the command.
  */
-final class BrokerStart implements AutoCloseable {
+public final class BrokerStart implements AutoCloseable {
     private final CompletableFuture<EmbeddedKafkaBroker> broker = new CompletableFuture<>();
     private final Thread closeOnExit = new Thread(this::close, "kafka-start-close");
     private boolean taken;
@@ -18,7 +18,7 @@ final class BrokerStart implements AutoCloseable {
     private BrokerStart() {}
 
     /** Starts an embedded broker now, in the background. */
-    static BrokerStart begin() {
+    public static BrokerStart begin() {
         BrokerStart start = new BrokerStart();
         Runtime.getRuntime().addShutdownHook(start.closeOnExit);
         Thread.ofPlatform().name("kafka-start").daemon().start(() -> {
@@ -32,7 +32,7 @@ final class BrokerStart implements AutoCloseable {
     }
 
     /** The started broker, the caller's to close from now on; waits for its start. */
-    synchronized EmbeddedKafkaBroker take() {
+    public synchronized EmbeddedKafkaBroker take() {
         forgetHook();
         taken = true;
         try {
