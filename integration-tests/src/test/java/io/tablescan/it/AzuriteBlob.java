@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.FreePorts;

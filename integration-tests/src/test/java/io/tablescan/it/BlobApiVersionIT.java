@@ -1,11 +1,12 @@
-package io.tablescan.backup;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.BlobServiceVersion;
-import io.tablescan.cli.AzuriteBlob;
+import io.tablescan.backup.BackupException;
+import io.tablescan.backup.BlobStore;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

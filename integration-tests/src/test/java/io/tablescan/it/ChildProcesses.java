@@ -1,5 +1,6 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
+import io.tablescan.cli.TablescanCommand;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

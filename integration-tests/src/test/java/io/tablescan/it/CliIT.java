@@ -1,9 +1,12 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static io.tablescan.cli.Cli.assertOneLine;
 import static io.tablescan.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.runner.TableComparer;
 import org.junit.jupiter.api.Test;
 
 /** The command line as a user meets it: the copy command end to end, and one clear line for each mistake. */

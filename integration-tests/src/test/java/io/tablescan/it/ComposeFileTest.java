@@ -1,7 +1,8 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.TablescanCommand;
 import io.tablescan.runtime.Settings;
 import java.io.IOException;
 import java.io.Reader;

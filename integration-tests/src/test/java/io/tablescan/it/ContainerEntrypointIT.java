@@ -1,8 +1,10 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runtime.KafkaSettings;

@@ -1,13 +1,17 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.RunOptions;
+import io.tablescan.runner.TableComparer;
+import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.azure.AzuriteContainer;
@@ -35,8 +39,8 @@ class ContainersPipelineIT {
         var spec = ScanSpecs.copy().from(new TableRef("azurite", "containersource"))
                 .to(new TableRef("azurite", "containercopy")).pageSize(500).strategy(ScanStrategy.PREFIX).build();
 
-        CopyRun.Outcome outcome = CopyRun.run(KAFKA.getBootstrapServers(), accounts, spec,
-                new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofMinutes(5));
+        CopyRun.Outcome outcome = CopyRun.run(CopyRun.settings(KafkaSettings.of(KAFKA.getBootstrapServers()), accounts,
+                System.getenv()), spec, RunOptions.defaults().withTimeout(Duration.ofMinutes(5)));
 
         assertThat(outcome.totals().complete()).isTrue();
         assertThat(outcome.totals().rowsWritten()).isEqualTo(5_000);

@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;

@@ -1,13 +1,17 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.RestTableReader;
 import io.tablescan.azure.RowJson;
-import io.tablescan.cli.RestTableReader.WireRow;
-import io.tablescan.cli.RestTableReader.WireValue;
+import io.tablescan.azure.RestTableReader.WireRow;
+import io.tablescan.azure.RestTableReader.WireValue;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.Namespace;

@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,10 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import com.sun.net.httpserver.HttpServer;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.UserError;
 import io.tablescan.local.AzuriteServer;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.table.TableStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;

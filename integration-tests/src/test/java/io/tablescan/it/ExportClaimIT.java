@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,9 @@ import io.tablescan.backup.BlobStore;
 import io.tablescan.backup.ExportClaim;
 import io.tablescan.backup.FolderStore;
 import io.tablescan.backup.Manifest;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.UserError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,8 +6,12 @@ import io.tablescan.azure.RowJson;
 import io.tablescan.backup.ExportFiles;
 import io.tablescan.backup.FolderStore;
 import io.tablescan.backup.Manifest;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.Namespace;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanState;

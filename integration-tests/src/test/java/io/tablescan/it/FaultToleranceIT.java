@@ -1,12 +1,16 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.copy.CopyWorker;
 import io.tablescan.discovery.DiscoveryWorker;
 import io.tablescan.local.FreePorts;
 import io.tablescan.partition.PartitionWorker;
+import io.tablescan.runner.LocalPipeline;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerRuntime;
 import io.tablescan.runtime.WorkerSettings;

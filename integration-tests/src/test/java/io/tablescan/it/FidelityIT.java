@@ -1,8 +1,12 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.RestTableReader;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.UserError;
 import io.tablescan.local.AzuriteServer;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.Topics;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

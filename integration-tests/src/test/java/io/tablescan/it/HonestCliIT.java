@@ -1,11 +1,15 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static io.tablescan.cli.Cli.assertOneLine;
 import static io.tablescan.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.UserError;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.local.FreePorts;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.spi.Row;
 import java.util.Base64;
 import java.util.List;

@@ -1,7 +1,9 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.TablescanCommand;
+import io.tablescan.cli.WorkerCommand;
 import io.tablescan.metrics.MetricsServer;
 import io.tablescan.runtime.KafkaWait;
 import io.tablescan.runtime.Namespace;

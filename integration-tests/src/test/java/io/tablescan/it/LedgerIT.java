@@ -1,10 +1,16 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.cli.UserError;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.ledger.ScanLedger;
+import io.tablescan.runner.LocalPipeline;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;

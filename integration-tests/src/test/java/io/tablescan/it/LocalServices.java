@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.local.AzuriteServer;

@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 /** Keys the service accepts and a scanner gets wrong easily: 18 of them, so 324 rows as PK x RK. */
 final class OddKeys {

@@ -1,7 +1,9 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.TablescanCommand;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,14 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.RunOptions;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.ItemKind;
+import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.spi.EdmType;
@@ -11,7 +17,6 @@ import io.tablescan.spi.RowProperty;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.TableStore;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +30,8 @@ class PipelineIT {
         Accounts accounts = new Accounts(name -> null).register("azurite", STORE);
         var spec = ScanSpecs.copy().from(new TableRef("azurite", source)).to(new TableRef("azurite", destination))
                 .pageSize(pageSize).strategy(strategy).build();
-        return CopyRun.run(LocalServices.broker().bootstrapServers(), accounts, spec,
-                new ProgressPrinter(new PrintStream(java.io.OutputStream.nullOutputStream())), Duration.ofMinutes(5));
+        return CopyRun.run(CopyRun.settings(KafkaSettings.of(LocalServices.broker().bootstrapServers()), accounts,
+                System.getenv()), spec, RunOptions.defaults().withTimeout(Duration.ofMinutes(5)));
     }
 
     static void assertExactCopy(String source, String destination, long rows, CopyRun.Outcome outcome) {

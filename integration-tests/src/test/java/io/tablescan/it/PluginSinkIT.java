@@ -1,8 +1,13 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.RestTableReader;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.UserError;
 import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runner.LocalPipeline;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.sink.SinkPlugins;

@@ -1,4 +1,4 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.status.ScanStatusReader;

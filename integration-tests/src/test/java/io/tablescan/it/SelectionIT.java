@@ -1,9 +1,11 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static io.tablescan.cli.Cli.assertOneLine;
 import static io.tablescan.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
 import io.tablescan.scanner.Keys;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.EdmType;

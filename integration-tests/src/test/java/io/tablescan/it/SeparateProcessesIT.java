@@ -1,9 +1,12 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;

@@ -1,9 +1,16 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.azure.RowJson;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.RunOptions;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.DeadLetters;
+import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStrategy;
@@ -17,7 +24,6 @@ import io.tablescan.table.TableStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tablescan.local.AzuriteServer;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -55,9 +61,9 @@ class SinkIT {
                 .setSink(SinkRefs.toWire(new SinkRef("count", null, "countsource-tally", Map.of("note", "test"))))
                 .build();
 
-        CopyRun.Outcome outcome = CopyRun.run(LocalServices.broker().bootstrapServers(),
-                new Accounts(name -> null).register("azurite", STORE), spec,
-                new ProgressPrinter(new PrintStream(java.io.OutputStream.nullOutputStream())), Duration.ofMinutes(5));
+        CopyRun.Outcome outcome = CopyRun.run(CopyRun.settings(KafkaSettings.of(LocalServices.broker().bootstrapServers()),
+                new Accounts(name -> null).register("azurite", STORE), System.getenv()), spec,
+                RunOptions.defaults().withTimeout(Duration.ofMinutes(5)));
 
         ScanTotals totals = outcome.totals();
         assertThat(totals.complete()).as("scan complete").isTrue();
@@ -242,9 +248,9 @@ class SinkIT {
         ScanSpec spec = ScanSpecs.copy().from(new TableRef("azurite", "partialsource"))
                 .to(new TableRef("refusing", "partialcopy")).pageSize(200).strategy(ScanStrategy.PREFIX).build();
 
-        CopyRun.Outcome outcome = CopyRun.run(LocalServices.broker().bootstrapServers(),
-                new Accounts(name -> null).register("azurite", STORE).register("refusing", refusing), spec,
-                new ProgressPrinter(new PrintStream(java.io.OutputStream.nullOutputStream())), Duration.ofMinutes(5));
+        CopyRun.Outcome outcome = CopyRun.run(CopyRun.settings(KafkaSettings.of(LocalServices.broker().bootstrapServers()),
+                new Accounts(name -> null).register("azurite", STORE).register("refusing", refusing), System.getenv()), spec,
+                RunOptions.defaults().withTimeout(Duration.ofMinutes(5)));
 
         ScanTotals totals = outcome.totals();
         long expected = rows.stream().filter(r -> !refused.test(r.partitionKey())).count();

@@ -1,8 +1,12 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.UserError;
 import io.tablescan.local.FreePorts;
+import io.tablescan.runner.TableComparer;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,9 +1,13 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.RestTableReader;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
 import io.tablescan.local.FreePorts;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,12 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.DifferenceReport;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.cli.UserError;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.schema.DifferenceKind;
 import io.tablescan.schema.ScanState;

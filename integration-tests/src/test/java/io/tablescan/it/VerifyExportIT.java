@@ -1,10 +1,14 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static io.tablescan.cli.Cli.assertOneLine;
 import static io.tablescan.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.backup.Manifest;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.DifferenceReport;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.UserError;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;

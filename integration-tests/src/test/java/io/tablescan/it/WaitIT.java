@@ -1,7 +1,9 @@
-package io.tablescan.cli;
+package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.UserError;
 import io.tablescan.control.ScanCanceller;
 import io.tablescan.ledger.ScanLedger;
 import io.tablescan.local.EmbeddedKafkaBroker;

@@ -33,7 +33,7 @@ public final class BlobStore implements BackupStore {
     private final BlobContainerClient container;
     private final String prefix;
 
-    BlobStore(BlobContainerClient container, String prefix) {
+    public BlobStore(BlobContainerClient container, String prefix) {
         this.container = container;
         this.prefix = prefix == null || prefix.isEmpty() ? "" : prefix.endsWith("/") ? prefix : prefix + "/";
     }

@@ -143,7 +143,7 @@ public final class RestTableReader {
     }
 
     /** The rows of a response body: {@code {"value": [entity, ...]}}, each literal kept as sent. */
-    static List<WireRow> parse(byte[] body) {
+    public static List<WireRow> parse(byte[] body) {
         List<WireRow> rows = new ArrayList<>();
         try (JsonParser json = JSON.createParser(body)) {
             while (json.nextToken() != null) {
