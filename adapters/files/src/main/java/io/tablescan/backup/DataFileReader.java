@@ -1,21 +1,11 @@
 package io.tablescan.backup;
 
-import io.tablescan.azure.RowJson;
 import io.tablescan.spi.Row;
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipException;
 
 /**
- * Checks one data file against its manifest entry before a row of it is trusted: size, SHA-256, gzip, every line
- * a row, and the row count. Any mismatch is a {@link BackupException} that names the file and the reason.
+ * Checks one data file against its manifest entry before a row of it is trusted: size, SHA-256, the file's format
+ * (every line a row), and the row count. Any mismatch is a {@link BackupException} that names the file and the reason.
  */
 final class DataFileReader {
     private DataFileReader() {}
@@ -42,32 +32,13 @@ final class DataFileReader {
         if (!PartFile.sha256(data).equals(entry.sha256())) {
             throw bad(name, "its SHA-256 is not the manifest's");
         }
-        long count = 0;
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(
-                new GZIPInputStream(new ByteArrayInputStream(data), 1 << 16), decoder), 1 << 16)) {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                count++;
-                try {
-                    each.accept(RowJson.parse(line.getBytes(StandardCharsets.UTF_8)));
-                } catch (IllegalArgumentException e) {
-                    throw bad(name, "line " + count + " is not a row: " + e.getMessage());
-                }
-            }
-        } catch (CharacterCodingException e) {
-            throw bad(name, "line " + (count + 1) + " is not UTF-8");
-        } catch (ZipException | java.io.EOFException e) {
-            throw bad(name, "it is not a complete gzip file");
-        } catch (IOException e) {
-            throw bad(name, "it cannot be read: " + e.getMessage());
-        }
+        long count = DataFileFormat.JSON_LINES_GZIP.read(name, data, each);
         if (count != entry.rows()) {
             throw bad(name, "it holds " + count + " rows, the manifest says " + entry.rows());
         }
     }
 
-    private static BackupException bad(String file, String why) {
+    static BackupException bad(String file, String why) {
         return new BackupException(BackupException.Kind.CORRUPT, file + " is not valid: " + why);
     }
 }

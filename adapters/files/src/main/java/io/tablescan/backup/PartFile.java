@@ -6,40 +6,38 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.zip.GZIPOutputStream;
 
-/**
- * One data file being built in memory: rows as JSON lines, gzip-compressed. The same rows give the same bytes
- * (gzip's header carries no time or name from Java), so a rerun writes an identical file.
- */
+/** One data file being built in memory, in today's {@link DataFileFormat}: the same rows give the same bytes. */
 final class PartFile {
     /** Rows per file at most: about 1 to 40 MB compressed for typical rows. */
     static final int MAX_ROWS = 100_000;
     /** Uncompressed bytes after which a file ends: a file never gets much above 64 MB, compressed or not. */
     static final long MAX_UNCOMPRESSED = 64L * 1024 * 1024 - 1024 * 1024;
 
+    private static final DataFileFormat FORMAT = DataFileFormat.JSON_LINES_GZIP;
+
     private final String name;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 20);
-    private final GZIPOutputStream gzip;
+    private final DataFileFormat.Output out;
     private long rows;
     private long uncompressed;
 
     PartFile(String name) {
         this.name = name;
         try {
-            gzip = new GZIPOutputStream(bytes, 1 << 16);
+            out = FORMAT.open(bytes);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // to memory: cannot happen
         }
     }
 
     static String name(int partition, int sequence) {
-        return String.format("part-%05d-%05d.jsonl.gz", partition, sequence);
+        return String.format("part-%05d-%05d", partition, sequence) + FORMAT.extension();
     }
 
     /** A file's name in the export run {@code runId}: no other run writes a file of this name. */
     static String name(int partition, int sequence, String runId) {
-        return String.format("part-%05d-%05d-%s.jsonl.gz", partition, sequence, runId);
+        return String.format("part-%05d-%05d-%s", partition, sequence, runId) + FORMAT.extension();
     }
 
     /** The topic partition a file name of {@link #name} is of (with a run id or, as before, without); -1 for another. */
@@ -51,13 +49,11 @@ final class PartFile {
 
     void add(byte[] json) {
         try {
-            gzip.write(json);
-            gzip.write('\n');
+            uncompressed += out.add(json);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         rows++;
-        uncompressed += json.length + 1;
     }
 
     boolean full() {
@@ -71,7 +67,7 @@ final class PartFile {
     /** Finishes the file: its bytes and its entry in the manifest. */
     Finished finish() {
         try {
-            gzip.finish();
+            out.finish();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
