@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.azure.ConnectionString;
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.ExportClaim;
@@ -163,9 +164,8 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         if (sourceAccount.connectionString == null) {
             return sourceAccount.name();
         }
-        var name = java.util.regex.Pattern.compile("(?i)(?:^|;)\\s*AccountName\\s*=\\s*([A-Za-z0-9]{1,64})\\s*(?:;|$)")
-                .matcher(sourceAccount.connectionString);
-        return name.find() ? name.group(1) : sourceAccount.name();
+        String name = ConnectionString.accountName(sourceAccount.connectionString);
+        return name != null ? name : sourceAccount.name();
     }
 
     static void createTopic(KafkaSettings kafka, String topic, int partitions) {

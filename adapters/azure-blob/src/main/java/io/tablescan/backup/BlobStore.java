@@ -2,7 +2,6 @@ package io.tablescan.backup;
 
 import com.azure.core.http.HttpHeaderName;
 import com.azure.core.util.BinaryData;
-import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceVersion;
 import com.azure.storage.blob.BlobServiceClientBuilder;
@@ -11,6 +10,9 @@ import com.azure.storage.blob.models.BlobDownloadContentResponse;
 import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.options.BlobParallelUploadOptions;
+import com.azure.storage.common.StorageSharedKeyCredential;
+import io.tablescan.azure.AccountCredentials;
+import io.tablescan.azure.ConnectionString;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.function.Function;
@@ -41,9 +43,15 @@ public final class BlobStore implements BackupStore {
     /** A container of the account a connection string names (it needs a BlobEndpoint or an AccountName). */
     public static BlobStore fromConnectionString(String connectionString, String container, String prefix) {
         try {
-            return new BlobStore(new BlobServiceClientBuilder().connectionString(connectionString)
-                    .serviceVersion(SERVICE_VERSION).buildClient()
-                    .getBlobContainerClient(container), prefix);
+            ConnectionString parsed = ConnectionString.forBlob(connectionString);
+            BlobServiceClientBuilder builder = new BlobServiceClientBuilder().endpoint(parsed.endpoint())
+                    .serviceVersion(SERVICE_VERSION);
+            if (parsed.key() != null) {
+                builder.credential(new StorageSharedKeyCredential(parsed.account(), parsed.keyBase64()));
+            } else {
+                builder.sasToken(parsed.sasToken());
+            }
+            return new BlobStore(builder.buildClient().getBlobContainerClient(container), prefix);
         } catch (IllegalArgumentException e) {
             throw new BackupException(BackupException.Kind.BAD_INPUT, "the Blob connection string is not valid");
         }
@@ -55,27 +63,19 @@ public final class BlobStore implements BackupStore {
      * none is set.
      */
     public static BlobStore fromSettings(Function<String, String> setting, String container, String prefix) {
-        String connectionString = setting.apply("CONNECTION_STRING");
-        String endpoint = setting.apply(BLOB_ENDPOINT);
-        String sasToken = setting.apply("SAS_TOKEN");
-        if (connectionString != null) {
-            return fromConnectionString(connectionString, container, prefix);
-        }
-        if (endpoint == null) {
+        AccountCredentials.Credential credential = AccountCredentials.resolve(setting, BLOB_ENDPOINT);
+        if (credential == null) {
             return null;
         }
+        if (credential instanceof AccountCredentials.WithConnectionString c) {
+            return fromConnectionString(c.connectionString(), container, prefix);
+        }
         try {
-            BlobServiceClientBuilder builder = new BlobServiceClientBuilder().endpoint(endpoint)
-                    .serviceVersion(SERVICE_VERSION);
-            if (sasToken != null) {
-                builder.sasToken(sasToken);
-            } else {
-                DefaultAzureCredentialBuilder credential = new DefaultAzureCredentialBuilder();
-                String clientId = setting.apply("CLIENT_ID");
-                if (clientId != null) {
-                    credential.managedIdentityClientId(clientId);
-                }
-                builder.credential(credential.build());
+            BlobServiceClientBuilder builder = new BlobServiceClientBuilder().serviceVersion(SERVICE_VERSION);
+            if (credential instanceof AccountCredentials.WithSasToken s) {
+                builder.endpoint(s.endpoint()).sasToken(s.sasToken());
+            } else if (credential instanceof AccountCredentials.WithEntraId e) {
+                builder.endpoint(e.endpoint()).credential(e.tokenCredential());
             }
             return new BlobStore(builder.buildClient().getBlobContainerClient(container), prefix);
         } catch (IllegalArgumentException e) {

@@ -54,22 +54,11 @@ public final class RestTableReader {
 
     /** From a connection string with AccountName, AccountKey and TableEndpoint (or EndpointSuffix). */
     public static RestTableReader fromConnectionString(String connectionString) {
-        Map<String, String> parts = new HashMap<>();
-        for (String part : connectionString.split(";")) {
-            int eq = part.indexOf('=');
-            if (eq > 0) {
-                parts.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim());
-            }
-        }
-        String account = parts.get("AccountName");
-        String key = parts.get("AccountKey");
-        if (account == null || key == null) {
+        ConnectionString parsed = ConnectionString.parse(connectionString);
+        if (parsed.key() == null) {
             throw new IllegalArgumentException("a connection string with AccountName and AccountKey is needed to verify");
         }
-        String endpoint = parts.getOrDefault("TableEndpoint", parts.getOrDefault("DefaultEndpointsProtocol", "https")
-                + "://" + account + ".table." + parts.getOrDefault("EndpointSuffix", "core.windows.net"));
-        return new RestTableReader(account, Base64.getDecoder().decode(key),
-                URI.create(endpoint.endsWith("/") ? endpoint : endpoint + "/"));
+        return new RestTableReader(parsed.account(), parsed.key(), URI.create(parsed.endpoint() + "/"));
     }
 
     /** Every row of a table in key order, a page of up to 1,000 rows at a time. */

@@ -44,4 +44,36 @@ class ConnectionStringTest {
         assertThatThrownBy(() -> ConnectionString.parse("AccountName=acc;AccountKey=not-base64!secret"))
                 .hasMessageContaining("AccountKey is not base64").hasMessageNotContaining("secret");
     }
+
+    @Test
+    void blobReadsItsOwnEndpointFromTheSameString() {
+        String cs = "DefaultEndpointsProtocol=http;AccountName=acc;AccountKey=" + KEY
+                + ";TableEndpoint=http://127.0.0.1:10002/acc;BlobEndpoint=http://127.0.0.1:10000/acc/";
+        assertThat(ConnectionString.forBlob(cs).endpoint()).isEqualTo("http://127.0.0.1:10000/acc");
+        assertThat(ConnectionString.parse(cs).endpoint()).isEqualTo("http://127.0.0.1:10002/acc");
+        assertThat(ConnectionString.forBlob(cs).keyBase64()).isEqualTo(KEY);
+        assertThat(ConnectionString.forBlob("AccountName=acc;AccountKey=" + KEY).endpoint())
+                .isEqualTo("https://acc.blob.core.windows.net");
+        assertThat(ConnectionString.forBlob("UseDevelopmentStorage=true").endpoint())
+                .isEqualTo("http://127.0.0.1:10000/devstoreaccount1");
+        assertThatThrownBy(() -> ConnectionString.forBlob("TableEndpoint=https://acc.table.core.windows.net;"
+                + "SharedAccessSignature=sv=1&sig=x")).hasMessageContaining("BlobEndpoint=").hasMessageNotContaining("sig=x");
+        assertThat(ConnectionString.accountName("AccountKey=" + KEY + ";accountname=acc9")).isEqualTo("acc9");
+        assertThat(ConnectionString.accountName("TableEndpoint=https://x;SharedAccessSignature=s")).isNull();
+    }
+
+    @Test
+    void oneAliasSettingsGiveOneCredential() {
+        java.util.Map<String, String> settings = new java.util.HashMap<>(java.util.Map.of("ENDPOINT", "https://t",
+                "BLOB_ENDPOINT", "https://b", "CLIENT_ID", "id"));
+        assertThat(AccountCredentials.resolve(settings::get, "ENDPOINT"))
+                .isEqualTo(new AccountCredentials.WithEntraId("https://t", "id"));
+        settings.put("SAS_TOKEN", "sv=1");
+        assertThat(AccountCredentials.resolve(settings::get, "BLOB_ENDPOINT"))
+                .isEqualTo(new AccountCredentials.WithSasToken("https://b", "sv=1"));
+        settings.put("CONNECTION_STRING", "UseDevelopmentStorage=true");
+        assertThat(AccountCredentials.resolve(settings::get, "ENDPOINT"))
+                .isEqualTo(new AccountCredentials.WithConnectionString("UseDevelopmentStorage=true"));
+        assertThat(AccountCredentials.resolve(name -> null, "ENDPOINT")).isNull();
+    }
 }
