@@ -10,20 +10,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Reads a table through the REST API with plain HTTP and JSON, not through the Azure SDK that tablescan writes
@@ -39,16 +32,13 @@ public final class RestTableReader {
     public record WireRow(String partitionKey, String rowKey, Map<String, WireValue> properties) {}
 
     private static final JsonFactory JSON = new JsonFactory();
-    private static final DateTimeFormatter RFC_1123 = DateTimeFormatter.RFC_1123_DATE_TIME;
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private final String account;
-    private final byte[] key;
+    private final SharedKeyLite signer;
     private final URI endpoint;
 
     private RestTableReader(String account, byte[] key, URI endpoint) {
-        this.account = account;
-        this.key = key;
+        this.signer = new SharedKeyLite(account, key);
         this.endpoint = endpoint;
     }
 
@@ -99,14 +89,11 @@ public final class RestTableReader {
             query.append("&NextRowKey=").append(URLEncoder.encode(nextRow, StandardCharsets.UTF_8));
         }
         URI uri = endpoint.resolve(path + query);
-        String date = RFC_1123.format(ZonedDateTime.now(ZoneOffset.UTC));
-        String resource = "/" + account + uri.getRawPath();
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .header("x-ms-date", date)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                 .header("x-ms-version", "2019-02-02")
-                .header("Accept", "application/json;odata=minimalmetadata")
-                .header("Authorization", "SharedKeyLite " + account + ":" + sign(date + "\n" + resource))
-                .GET().build();
+                .header("Accept", "application/json;odata=minimalmetadata");
+        signer.authorize(builder, uri.getRawPath());
+        HttpRequest request = builder.GET().build();
         try {
             HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
             if (response.statusCode() != 200) {
@@ -118,16 +105,6 @@ public final class RestTableReader {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
-        }
-    }
-
-    private String sign(String text) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return Base64.getEncoder().encodeToString(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
         }
     }
 
