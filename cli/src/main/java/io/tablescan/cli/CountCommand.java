@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.CountJob;
+import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
@@ -62,7 +63,8 @@ final class CountCommand implements Callable<Integer> {
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
                 .hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, System.getenv(), spec, printer, interrupt);
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
+                    CliRun.options(printer, interrupt, System.getenv()));
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the count did not finish ("

@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.VerifyJob;
+import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
@@ -103,8 +104,8 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, env, spec, printer, interrupt,
-                    (kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report)));
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
+                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report))));
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the verify did not finish ("
