@@ -3,7 +3,6 @@ package io.tablescan.jobs;
 import io.tablescan.compare.RangeComparer;
 import io.tablescan.compare.RowMerge;
 import io.tablescan.items.EntityBatcher;
-import io.tablescan.items.StepItems;
 import io.tablescan.job.ReadStep;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.schema.Difference;

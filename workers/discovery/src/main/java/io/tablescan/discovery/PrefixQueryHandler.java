@@ -1,6 +1,6 @@
 package io.tablescan.discovery;
 
-import io.tablescan.items.StepItems;
+import io.tablescan.jobs.StepItems;
 import io.tablescan.items.WorkItems;
 import io.tablescan.job.Jobs;
 import io.tablescan.job.ReadStep;

@@ -1,6 +1,8 @@
-package io.tablescan.items;
+package io.tablescan.jobs;
 
 import io.tablescan.job.Jobs;
+import io.tablescan.items.EntityBatcher;
+import io.tablescan.items.WorkItems;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.scanner.PageReader;
 import io.tablescan.scanner.PartitionCount;
