@@ -18,7 +18,7 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.status.Counters;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import io.tablescan.table.TableStores;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScalabilityTargets;

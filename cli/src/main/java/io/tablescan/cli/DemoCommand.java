@@ -11,7 +11,7 @@ import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import io.tablescan.table.TableStores;
 import java.time.Duration;
 import java.util.concurrent.Callable;

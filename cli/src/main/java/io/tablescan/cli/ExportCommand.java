@@ -15,7 +15,7 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

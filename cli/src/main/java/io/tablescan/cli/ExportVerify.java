@@ -16,7 +16,7 @@ import io.tablescan.scanner.Keys;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;

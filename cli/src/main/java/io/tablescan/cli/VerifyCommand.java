@@ -9,7 +9,7 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;

@@ -9,7 +9,7 @@ import io.tablescan.schema.Difference;
 import io.tablescan.schema.DifferenceKind;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.status.Counters;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,7 +10,7 @@ import io.tablescan.scanner.StepResult;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.ScanQuery;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;

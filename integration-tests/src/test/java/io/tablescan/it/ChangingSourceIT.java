@@ -20,7 +20,7 @@ import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

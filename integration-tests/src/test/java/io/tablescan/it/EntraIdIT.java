@@ -11,7 +11,7 @@ import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.UserError;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.runner.TableComparer;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

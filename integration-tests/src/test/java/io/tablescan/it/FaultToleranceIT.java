@@ -23,7 +23,7 @@ import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore.Faults;
 import io.tablescan.table.FaultInjectingTableStore;
 import io.tablescan.table.RetryPolicy;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;

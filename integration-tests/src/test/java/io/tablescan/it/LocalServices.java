@@ -5,7 +5,7 @@ import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 
 /** One embedded broker and one Azurite for all the tests of a JVM, stopped when it exits. */
 final class LocalServices {

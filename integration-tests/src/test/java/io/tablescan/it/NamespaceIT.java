@@ -18,7 +18,7 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

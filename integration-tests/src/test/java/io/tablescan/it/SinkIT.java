@@ -2,10 +2,13 @@ package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tablescan.azure.RowJson;
 import io.tablescan.cli.Cli;
 import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.ScanSpecs;
+import io.tablescan.local.AzuriteServer;
 import io.tablescan.runner.CopyRun;
 import io.tablescan.runner.RunOptions;
 import io.tablescan.runner.TableComparer;
@@ -18,21 +21,19 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.sink.SinkRefs;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.SinkRef;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tablescan.local.AzuriteServer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -229,7 +230,7 @@ class SinkIT {
             @Override
             public void upsert(String table, String partitionKey, List<Row> batch) {
                 if (refused.test(partitionKey)) {
-                    throw new io.tablescan.table.TableStoreException("HTTP 403 AuthorizationPermissionMismatch", 403,
+                    throw new io.tablescan.spi.TableStoreException("HTTP 403 AuthorizationPermissionMismatch", 403,
                             false, null);
                 }
                 STORE.upsert(table, partitionKey, batch);

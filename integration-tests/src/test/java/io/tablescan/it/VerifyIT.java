@@ -12,7 +12,7 @@ import io.tablescan.runner.TableComparer;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

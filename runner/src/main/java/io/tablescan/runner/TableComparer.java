@@ -10,7 +10,7 @@ import io.tablescan.spi.Page;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;

@@ -2,7 +2,7 @@ package io.tablescan.azure;
 
 import io.tablescan.table.AccountConnector;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.function.Function;
 
 /**

@@ -6,7 +6,7 @@ import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ScanSpec;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import io.tablescan.sink.Rows;
 import io.tablescan.sink.SinkRefs;
 import io.tablescan.sink.SinkRegistry;

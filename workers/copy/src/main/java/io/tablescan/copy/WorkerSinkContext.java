@@ -3,7 +3,7 @@ package io.tablescan.copy;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.spi.SinkContext;
 import io.tablescan.spi.SinkRef;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 
 /** A sink's view of the worker: its reference, and the worker's stores of the accounts it names. */
 record WorkerSinkContext(SinkRef ref, WorkerSettings settings) implements SinkContext {

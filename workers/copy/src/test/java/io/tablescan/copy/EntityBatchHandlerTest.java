@@ -18,7 +18,7 @@ import io.tablescan.spi.RowProperty;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStoreException;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScriptedFailures;
 import java.time.Duration;

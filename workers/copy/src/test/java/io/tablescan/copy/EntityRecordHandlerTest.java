@@ -20,7 +20,7 @@ import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.ScanQuery;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScriptedFailures;
 import java.util.ArrayList;

@@ -18,11 +18,12 @@ import io.tablescan.spi.EdmType;
 import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore.FailedRequestException;
 import io.tablescan.table.RetryingTableStore;
-import io.tablescan.table.TableStoreException;
 import io.tablescan.testkit.InMemoryTableStore.Adversary;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScriptedFailures;
@@ -79,7 +80,7 @@ class PartitionQueryHandlerTest {
         store.upsert("Source", row.partitionKey(), List.of(row));
     }
 
-    static PartitionQueryHandler handler(io.tablescan.table.TableStore source) {
+    static PartitionQueryHandler handler(io.tablescan.spi.TableStore source) {
         Accounts accounts = new Accounts(name -> null).register("src", source);
         return new PartitionQueryHandler(
                 new WorkerSettings(KafkaSettings.of("unused:9092"), accounts, 4, NO_WAIT, 1, Optional.empty()));

@@ -1,4 +1,4 @@
-package io.tablescan.table;
+package io.tablescan.spi;
 
 /**
  * A failed table request. The message names the status and the service's error code, never a URL or a

@@ -1,7 +1,5 @@
-package io.tablescan.table;
+package io.tablescan.spi;
 
-import io.tablescan.spi.Row;
-import io.tablescan.spi.RowSource;
 import java.util.List;
 
 /**
