@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Tags;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.RateDemand;
 import io.tablescan.schema.ScanSpec;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.tablescan.table;
 
 import io.tablescan.rate.BackoffTableStore;
+import io.tablescan.spi.TableStore;
 
 /**
  * The one place where a service's store gets its wrappers, always in the same order: injected faults innermost

@@ -3,10 +3,10 @@ package io.tablescan.rate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.spi.Row;
+import io.tablescan.spi.TableStore;
 import io.tablescan.table.RetryCounter;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
-import io.tablescan.table.TableStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;

@@ -7,7 +7,7 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.QueryOptions;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,84 @@
+package io.tablescan.copy;
+
+import io.tablescan.runtime.ItemContext;
+import io.tablescan.runtime.ItemHandler;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.Entity;
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.spi.TableStore;
+import io.tablescan.sink.Rows;
+import io.tablescan.sink.SinkRefs;
+import io.tablescan.sink.SinkRegistry;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.SinkRef;
+import io.tablescan.status.Counters;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes one entity batch to the sink its scan names (the table sink on the scan's destination when it names
+ * none). The registry keeps one sink per reference and retries its transient failures; anything thrown here
+ * parks the batch. The rows written are the batch's rows: a sink writes all of them or fails. An entity page's
+ * parts are written the same way, by {@link EntityRecordHandler}.
+ */
+public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
+    private final SinkRegistry sinks;
+    private final WorkerSettings settings; // for a mirror's deletes; null in tests of sinks alone
+
+    public EntityBatchHandler(WorkerSettings settings) {
+        this(SinkRegistry.load(settings.plugins(), ref -> new WorkerSinkContext(ref, settings), settings.retry(),
+                new TopicSink.Provider(settings.kafka())), settings);
+    }
+
+    public EntityBatchHandler(SinkRegistry sinks) {
+        this(sinks, null);
+    }
+
+    EntityBatchHandler(SinkRegistry sinks, WorkerSettings settings) {
+        this.sinks = sinks;
+        this.settings = settings;
+    }
+
+    @Override
+    public Class<EntityBatch> type() {
+        return EntityBatch.class;
+    }
+
+    @Override
+    public Result handle(EntityBatch batch, ItemContext context) {
+        return write(batch.getSpec(), batch.getPartitionKey(), batch.getEntities(), batch.getDeletes(), context);
+    }
+
+    /** Writes the rows of one partition (or deletes its RowKeys, for a mirror): one batch, or one part of a page. */
+    Result write(ScanSpec spec, String partitionKey, List<Entity> entities, List<String> deletes, ItemContext context) {
+        SinkRef ref = SinkRefs.of(spec);
+        if (ref == null) {
+            return new Result(List.of(), 0, 0, 0); // a scan without a sink: other consumers use the batches
+        }
+        if (!deletes.isEmpty()) {
+            return delete(spec, partitionKey, deletes, context);
+        }
+        List<Row> rows = Rows.of(partitionKey, entities);
+        int requests = sinks.sink(ref).write(rows, context, context);
+        return new Result(List.of(), 0, rows.size(), requests);
+    }
+
+    /**
+     * A mirror's deletes from its destination table: a row already gone (a replay's) is no failure, and each row
+     * counts once, in the transaction that commits this batch.
+     */
+    private Result delete(ScanSpec spec, String partitionKey, List<String> deletes, ItemContext context) {
+        TableStore destination = settings.store(spec.getDestination().getAccount(), context);
+        for (String rowKey : deletes) {
+            destination.delete(spec.getDestination().getTable(), partitionKey, rowKey);
+        }
+        int deleted = deletes.size();
+        return new Result(List.of(), 0, 0, deleted, 0, Map.of(Counters.DELETED, (long) deleted));
+    }
+
+    @Override
+    public void close() {
+        sinks.close();
+    }
+}
