@@ -1,8 +1,8 @@
 package io.tablescan.cli;
 
+import io.tablescan.control.Throttle;
 import io.tablescan.rate.Direction;
 import io.tablescan.rate.ScanRates;
-import io.tablescan.rate.Throttle;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;

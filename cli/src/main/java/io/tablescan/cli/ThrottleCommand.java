@@ -1,7 +1,7 @@
 package io.tablescan.cli;
 
+import io.tablescan.control.Throttle;
 import io.tablescan.rate.ScanRates;
-import io.tablescan.rate.Throttle;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;

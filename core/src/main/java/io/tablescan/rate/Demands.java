@@ -3,8 +3,14 @@ package io.tablescan.rate;
 import io.tablescan.schema.RateDemand;
 import java.util.List;
 
-/** Where processes publish their demands on capped scans and read each other's ({@link DemandBoard}; tests' own). */
-interface Demands extends AutoCloseable {
+/**
+ * Where processes publish their demands on capped scans and read each other's (the rate-demand topic, see
+ * {@code io.tablescan.runtime.RateDemandBoard}; tests' own).
+ */
+public interface Demands extends AutoCloseable {
+    /** A demand older than this is a process gone or idle. */
+    long FRESH_MILLIS = 3000;
+
     String process();
 
     void publish(List<RateDemand> mine);

@@ -3,7 +3,6 @@ package io.tablescan.rate;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Tags;
-import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.RateDemand;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.spi.TableStore;
@@ -40,15 +39,11 @@ public final class ScanRates implements AutoCloseable {
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("rate-shares").daemon().factory());
 
-    ScanRates(Demands board, long tickMillis) {
+    /** Shares through {@code board}, every {@code tickMillis} (1,000 in a worker: demands are per second). */
+    public ScanRates(Demands board, long tickMillis) {
         this.board = board;
         this.tickMillis = tickMillis;
         ticker.scheduleAtFixedRate(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
-    }
-
-    /** The rates of a process on this Kafka cluster and namespace. */
-    public static ScanRates on(KafkaSettings kafka) {
-        return new ScanRates(new DemandBoard(kafka), 1000);
     }
 
     /** Whether the spec caps a rate (or may be throttled while it runs): only such scans need a share. */

@@ -177,7 +177,7 @@ public final class WorkerSettings {
     private ScanRates rates() {
         synchronized (stores) {
             if (rates == null) {
-                rates = ScanRates.on(kafka);
+                rates = new ScanRates(new RateDemandBoard(kafka), 1000);
             }
             return rates;
         }

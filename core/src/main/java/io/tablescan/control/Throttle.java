@@ -1,5 +1,7 @@
-package io.tablescan.rate;
+package io.tablescan.control;
 
+import io.tablescan.rate.Direction;
+import io.tablescan.rate.ScanRates;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanControl;

@@ -1,7 +1,7 @@
-package io.tablescan.rate;
+package io.tablescan.runtime;
 
-import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.runtime.Topics;
+import io.tablescan.rate.Demands;
+import io.tablescan.rate.Direction;
 import io.tablescan.schema.RateDemand;
 import io.tablescan.schema.ScanControl;
 import java.nio.charset.StandardCharsets;
@@ -24,15 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every process wants of each capped scan, and the caps operators set while scans run: follows the
+ * The Kafka side of {@link io.tablescan.rate.ScanRates}: what every process wants of each capped scan, and the caps operators set while scans run: follows the
  * rate-demand topic (each process's demand, about once a second) and the throttle records of scan-control on a
  * background thread, and publishes this process's demands.
  */
-final class DemandBoard implements Demands {
-    private static final Logger LOG = LoggerFactory.getLogger(DemandBoard.class);
-    /** A demand older than this is a process gone or idle. */
-    static final long FRESH_MILLIS = 3000;
-
+public final class RateDemandBoard implements Demands {
+    private static final Logger LOG = LoggerFactory.getLogger(RateDemandBoard.class);
     private final String process = UUID.randomUUID().toString();
     private final KafkaSettings kafka;
     private final Consumer<byte[], byte[]> consumer;
@@ -43,7 +40,7 @@ final class DemandBoard implements Demands {
     private final Map<String, ScanControl> throttles = new ConcurrentHashMap<>();
     private final Thread thread;
 
-    DemandBoard(KafkaSettings kafka) {
+    public RateDemandBoard(KafkaSettings kafka) {
         this.kafka = kafka;
         this.consumer = kafka.newReader();
         this.producer = kafka.newProducer(kafka.namespace().group("rate-" + process));
@@ -74,7 +71,7 @@ final class DemandBoard implements Demands {
         List<RateDemand> fresh = new ArrayList<>();
         for (RateDemand d : demands.values()) {
             if (d.getScanId().equals(scanId) && d.getDirection().equals(direction.key)
-                    && now - d.getTimeMillis() <= FRESH_MILLIS) {
+                    && now - d.getTimeMillis() <= Demands.FRESH_MILLIS) {
                 fresh.add(d);
             }
         }
