@@ -15,6 +15,8 @@ import java.util.Map;
 final class AccountPace {
     /** Partitions share paces by hash: a fair model of the hot ones, in bounded memory. */
     private static final int PARTITION_PACES = 4096;
+    /** How far ahead an account's or a partition's requests may be booked before it throttles (with throttles). */
+    private static final long BUSY_NANOS = 200_000_000L;
 
     private final Pace account;
     private final Pace[] partitions;
@@ -48,7 +50,7 @@ final class AccountPace {
         }
     }
 
-    /** Whether the account or a partition touched is over its pace now (a request would have to wait). */
+    /** Whether the account or a partition touched is over its pace now (requests booked more than 200 ms ahead). */
     private boolean busy(List<Row> rows) {
         if (account != null && account.busy()) {
             return true;
@@ -83,8 +85,9 @@ final class AccountPace {
             this.nanosPerEntity = 1e9 / perSecond;
         }
 
+        /** Over its rate: requests already reserved more than {@link #BUSY_NANOS} ahead. */
         synchronized boolean busy() {
-            return next > System.nanoTime();
+            return next - System.nanoTime() > BUSY_NANOS;
         }
 
         /** Reserves n entities' worth of time; returns how long the caller must wait for its slot. */
