@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** One capped scan's rate in one direction, in this process: its bucket, and what it wanted since the last tick. */
-final class Lane {
+public final class Lane {
     final String scanId;
     final Direction direction;
     /** The cap the spec gave; a throttle record overrides it. */
@@ -27,8 +27,13 @@ final class Lane {
         bucket.setRate(specCap > 0 ? specCap * Shares.NEWCOMER : 0);
     }
 
+    /** The scan's cap in this direction now, rows/s (0: none). */
+    public long cap() {
+        return cap;
+    }
+
     /** Takes {@code n} rows' worth of the share, counting this request as wanting the rate until {@link #done}. */
-    void begin(double n) throws InterruptedException {
+    public void begin(double n) throws InterruptedException {
         peak.accumulateAndGet(active.incrementAndGet(), Math::max);
         try {
             bucket.acquire(n);
@@ -39,7 +44,7 @@ final class Lane {
     }
 
     /** The request took {@code taken} rows' worth and passed {@code used} rows. */
-    void done(double taken, long used) {
+    public void done(double taken, long used) {
         active.decrementAndGet();
         rows.addAndGet(used);
         if (used < taken) {

@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Tags;
 import io.tablescan.schema.RateDemand;
 import io.tablescan.schema.ScanSpec;
-import io.tablescan.spi.TableStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,16 +56,8 @@ public final class ScanRates implements AutoCloseable {
         return cap == null || cap < 0 ? 0 : cap;
     }
 
-    /** {@code store} for one item of a capped scan: the source's reads and the destination's writes take shares. */
-    public TableStore limit(TableStore store, ScanSpec spec) {
-        Lane read = lane(spec, Direction.READ);
-        Lane write = lane(spec, Direction.WRITE);
-        String source = spec.getSource().getTable();
-        String destination = spec.getDestination() == null ? null : spec.getDestination().getTable();
-        return new RateLimitedTableStore(store, source, read, destination, write);
-    }
-
-    private Lane lane(ScanSpec spec, Direction direction) {
+    /** This process's share of a capped scan's cap in one direction (its table stores take from it). */
+    public Lane lane(ScanSpec spec, Direction direction) {
         String key = spec.getScanId() + "/" + direction.key;
         lastUsed.put(key, System.currentTimeMillis());
         return lanes.computeIfAbsent(key, k -> {

@@ -1,5 +1,6 @@
 package io.tablescan.runtime;
 
+import io.tablescan.rate.Direction;
 import io.tablescan.rate.ScanRates;
 import io.tablescan.sink.SinkPlugins;
 import io.tablescan.table.Accounts;
@@ -168,7 +169,9 @@ public final class WorkerSettings {
     public TableStore store(String alias, RetryCounter counter) {
         TableStore store = TableStores.forItem(account(alias), retry, counter);
         if (counter instanceof ItemContext item && ScanRates.capped(item.spec())) {
-            return rates().limit(store, item.spec());
+            ScanRates rates = rates();
+            return TableStores.capped(store, item.spec(), rates.lane(item.spec(), Direction.READ),
+                    rates.lane(item.spec(), Direction.WRITE));
         }
         return store;
     }

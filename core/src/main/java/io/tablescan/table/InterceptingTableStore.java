@@ -2,6 +2,7 @@ package io.tablescan.table;
 
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.Page;
+import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.ScanQuery;
@@ -9,7 +10,10 @@ import io.tablescan.spi.TableStore;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** A table store that runs every request of another one through {@link #call}: retries, injected faults. */
+/**
+ * A table store that runs every request of another one through {@link #call}: retries, injected faults, back-off,
+ * rate caps. A new operation added here reaches every one of them.
+ */
 abstract class InterceptingTableStore implements TableStore {
     protected final TableStore store;
 
@@ -20,14 +24,27 @@ abstract class InterceptingTableStore implements TableStore {
     /** Runs one request of the wrapped store; {@code operation} is query, upsert, create or exists. */
     protected abstract <T> T call(String operation, Supplier<T> request);
 
+    /** Runs a query or upsert of {@code target} (what rate caps and back-off need); by default as any request. */
+    protected <T> T call(String operation, Target target, Supplier<T> request) {
+        return call(operation, request);
+    }
+
+    /**
+     * What a read or write is of: its table, the one partition it touches (null: a range of partitions) and the
+     * rows it may move (a query's page size, an upsert's rows).
+     */
+    protected record Target(String table, String partitionKey, int rows) {}
+
     @Override
     public final Page query(String table, ScanQuery query, QueryOptions options, Continuation from) {
-        return call("query", () -> store.query(table, query, options, from));
+        String partition = query instanceof PartitionRange p ? p.partitionKey() : null;
+        return call("query", new Target(table, partition, options.pageSize()),
+                () -> store.query(table, query, options, from));
     }
 
     @Override
     public final void upsert(String table, String partitionKey, List<Row> rows) {
-        call("upsert", () -> {
+        call("upsert", new Target(table, partitionKey, rows.size()), () -> {
             store.upsert(table, partitionKey, rows);
             return null;
         });

@@ -1,6 +1,7 @@
 package io.tablescan.table;
 
-import io.tablescan.rate.BackoffTableStore;
+import io.tablescan.rate.Lane;
+import io.tablescan.schema.ScanSpec;
 import io.tablescan.spi.TableStore;
 
 /**
@@ -22,6 +23,15 @@ public final class TableStores {
     /** One item's view of a shared store: transient failures retried by the worker's policy, counted for the item. */
     public static TableStore forItem(TableStore shared, RetryPolicy policy, RetryCounter counter) {
         return new RetryingTableStore(shared, policy, counter);
+    }
+
+    /**
+     * One item's store of a capped scan: reads of the source take from {@code read}, writes to the destination from
+     * {@code write} (this process's shares of the scan's caps).
+     */
+    public static TableStore capped(TableStore item, ScanSpec spec, Lane read, Lane write) {
+        return new RateLimitedTableStore(item, spec.getSource().getTable(), read,
+                spec.getDestination() == null ? null : spec.getDestination().getTable(), write);
     }
 
     /** A command's own requests outside any scan (filling the demo's, the sample's or the bench's table). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.spi.Row;
 import io.tablescan.spi.TableStore;
+import io.tablescan.table.BackoffTableStore;
 import io.tablescan.table.RetryCounter;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;

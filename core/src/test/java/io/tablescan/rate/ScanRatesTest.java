@@ -8,6 +8,7 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.TableStore;
+import io.tablescan.table.TableStores;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,8 @@ class ScanRatesTest {
         ScanRates rates = new ScanRates(board.process(), 200);
         processes.add(rates);
         for (int i = 0; i < n; i++) {
-            TableStore limited = rates.limit(store, spec);
+            TableStore limited = TableStores.capped(store, spec, rates.lane(spec, Direction.READ),
+                    rates.lane(spec, Direction.WRITE));
             Thread t = Thread.ofPlatform().daemon().start(() -> {
                 while (!stop.get()) {
                     limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);

@@ -1,0 +1,57 @@
+package io.tablescan.table;
+
+import io.tablescan.rate.Lane;
+import io.tablescan.spi.Page;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
+import java.util.function.Supplier;
+
+/**
+ * One item's store of a capped scan: a read of the source takes a page's worth of the read share first and gives
+ * back what the page did not hold; a write to the destination takes its rows' worth of the write share. Other
+ * requests (the destination's reads of a verify, deletes, table admin) pass as they are.
+ */
+final class RateLimitedTableStore extends InterceptingTableStore {
+    private final String source;
+    private final Lane read;
+    private final String destination;
+    private final Lane write;
+
+    RateLimitedTableStore(TableStore store, String source, Lane read, String destination, Lane write) {
+        super(store);
+        this.source = source;
+        this.read = read;
+        this.destination = destination;
+        this.write = write;
+    }
+
+    @Override
+    protected <T> T call(String operation, Target target, Supplier<T> request) {
+        Lane lane = operation.equals("query") && target.table().equals(source) ? read
+                : operation.equals("upsert") && target.table().equals(destination) ? write : null;
+        if (lane == null || lane.cap() <= 0) {
+            return request.get();
+        }
+        try {
+            lane.begin(target.rows());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TableStoreException("interrupted while waiting for the scan's rate cap", 0, true, e);
+        }
+        long used = lane == write ? target.rows() : 0;
+        try {
+            T result = request.get();
+            if (result instanceof Page page) {
+                used = page.rows().size();
+            }
+            return result;
+        } finally {
+            lane.done(target.rows(), used);
+        }
+    }
+
+    @Override
+    protected <T> T call(String operation, Supplier<T> request) {
+        return request.get();
+    }
+}
