@@ -10,6 +10,7 @@ import io.tablescan.runtime.ItemHandler;
 import io.tablescan.schema.DifferenceKind;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
+import io.tablescan.schema.TableRef;
 import io.tablescan.status.Counters;
 import io.tablescan.status.ScanTotals;
 import java.util.EnumMap;
@@ -52,6 +53,11 @@ public final class MirrorJob implements Job {
     @Override
     public boolean readsDestination() {
         return true;
+    }
+
+    @Override
+    public TableRef deletesFrom(ScanSpec spec) {
+        return spec.getDestination();
     }
 
     @Override
