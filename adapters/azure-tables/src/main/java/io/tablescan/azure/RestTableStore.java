@@ -36,7 +36,7 @@ final class RestTableStore implements TableStore {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern ERROR_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"|<Code>([^<]+)</Code>");
     private static final Pattern FAILED_INDEX = Pattern.compile(
-            "\"(?:value|message)\"\\s*:\\s*\"(\\d+):|(?i:Content-ID):\\s*(\\d+)");
+            "\"(?:value|message)\"\\s*:\\s*\"(\\d+):");
     private static final Pattern INNER_STATUS = Pattern.compile("HTTP/1\\.1 (\\d{3})");
 
     /** The clients made so far, held weakly: one no store uses any more is collected, and its thread ends. */
@@ -171,7 +171,7 @@ final class RestTableStore implements TableStore {
     /**
      * One {@code $batch} of conditional DELETEs ({@code If-Match} each row's ETag). A refused changeset answers with
      * the failed operation's response alone, its index first in the error message ({@code "2:The update condition
-     * ..."}); Azurite names it by the operation's {@code Content-ID} too.
+     * ..."}), as the service and Azurite both send it.
      */
     @Override
     public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
@@ -180,10 +180,9 @@ final class RestTableStore implements TableStore {
         String changeset = "changeset_" + UUID.randomUUID();
         ByteArrayOutputStream out = new ByteArrayOutputStream(rows.size() * 300);
         ascii(out, "--" + batch + "\r\nContent-Type: multipart/mixed; boundary=" + changeset + "\r\n\r\n");
-        for (int i = 0; i < rows.size(); i++) {
-            Version row = rows.get(i);
+        for (Version row : rows) {
             ascii(out, "--" + changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary"
-                    + "\r\nContent-ID: " + i + "\r\n\r\nDELETE " + endpoint + entityPath(table, partitionKey, row.rowKey())
+                    + "\r\n\r\nDELETE " + endpoint + entityPath(table, partitionKey, row.rowKey())
                     + " HTTP/1.1\r\nAccept: " + ACCEPT + "\r\nIf-Match: " + row.ifMatch()
                     + "\r\nDataServiceVersion: 3.0\r\n\r\n");
         }
@@ -210,11 +209,11 @@ final class RestTableStore implements TableStore {
         return null;
     }
 
-    /** The index of a failed batch operation: its error message's "N:" prefix, else its Content-ID; -1 if neither. */
+    /** The index of a failed batch operation: its error message's "N:" prefix (-1 without one). */
     static int failedIndex(String response) {
         Matcher m = FAILED_INDEX.matcher(response);
         if (m.find()) {
-            return Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
+            return Integer.parseInt(m.group(1));
         }
         return -1;
     }
