@@ -89,8 +89,9 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
         }
         TableDeletes.Result result = TableDeletes.ifUnchanged(store, table.getTable(), partitionKey, rows);
         long deleted = result.count(TableDeletes.Outcome.DELETED) + result.count(TableDeletes.Outcome.GONE);
-        return new Result(List.of(), 0, 0, result.requests(), 0, Map.of(Counters.DELETED, deleted,
-                Counters.SKIPPED, result.count(TableDeletes.Outcome.CHANGED)));
+        long skipped = result.count(TableDeletes.Outcome.CHANGED);
+        return new Result(List.of(), 0, 0, result.requests(), 0, skipped == 0 ? Map.of(Counters.DELETED, deleted)
+                : Map.of(Counters.DELETED, deleted, Counters.SKIPPED, skipped));
     }
 
     @Override

@@ -42,7 +42,7 @@ public final class WorkItemValidator {
                     if (!b.getEntities().isEmpty() || b.getDeletes().size() > EntityBatcher.MAX_ROWS
                             || !deletes(b.getSpec()) || etagsOff(b.getDeletes(), b.getDeleteEtags())) {
                         throw new InvalidItemException("a delete batch holds 1 to 100 RowKeys (and their ETags) of a "
-                                + "job that deletes, and no rows");
+                                + "mirror or delete job, and no rows");
                     }
                 } else if (b.getEntities().isEmpty() || b.getEntities().size() > EntityBatcher.MAX_ROWS) {
                     throw new InvalidItemException("an entity batch holds 1 to 100 rows, got " + b.getEntities().size());
@@ -66,8 +66,8 @@ public final class WorkItemValidator {
         if (!part.getDeletes().isEmpty()) {
             if (!part.getEntities().isEmpty() || part.getDeletes().size() > EntityBatcher.MAX_ROWS || !deletes
                     || etagsOff(part.getDeletes(), part.getDeleteEtags())) {
-                throw new InvalidItemException("a delete part holds 1 to 100 RowKeys (and their ETags) of a job that "
-                        + "deletes, and no rows");
+                throw new InvalidItemException("a delete part holds 1 to 100 RowKeys (and their ETags) of a mirror "
+                        + "or delete job, and no rows");
             }
         } else if (part.getEntities().isEmpty() || part.getEntities().size() > EntityBatcher.MAX_ROWS) {
             throw new InvalidItemException("a page's part holds 1 to 100 rows, got " + part.getEntities().size());
