@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
 @Command(name = "delete", mixinStandardHelpOptions = true,
         customSynopsis = {"tablescan delete --source-table=TABLE",
                 "        (--source-account=ALIAS | --source-connection-string=CS)",
-                "        (--older-than=AGE|TIME | --filter=ODATA | --partition-prefix=P | --from/--to-partition | --all)",
+                "        (--older-than=AGE|TIME | --filter=ODATA | --partition-prefix=P | --from/--to-partition",
+                "         | --all)",
                 "        [--dry-run | --yes] [OPTIONS]"},
         modelTransformer = DeleteCommand.Selection.class,
         description = "Deletes the rows of a table the options select, exactly: a scan like count's whose readers "
@@ -104,7 +105,8 @@ final class DeleteCommand implements Callable<Integer> {
         /** The delete job, with --older-than ANDed to --filter, checked by the job's rules; {@code named}: its name. */
         Job job(ScanOptions scan, String named) {
             if (olderThan != null) {
-                String before = "Timestamp lt datetime'" + DateTimeFormatter.ISO_INSTANT.format(before(olderThan)) + "'";
+                String before = "Timestamp lt datetime'" + DateTimeFormatter.ISO_INSTANT.format(before(olderThan))
+                        + "'";
                 scan.filter = scan.filter == null ? before : before + " and (" + scan.filter + ")";
             }
             scan.validate();

@@ -228,7 +228,8 @@ class DeleteIT {
             assertThat(t.rowsRead()).isEqualTo(selected.size());
             assertThat(t.counter(Counters.DELETED)).isEqualTo(selected.size() - 1);
             assertThat(t.counter(Counters.SKIPPED)).isEqualTo(1);
-            List<String> expected = new ArrayList<>(without(before, k -> selected.contains(k) && !k.equals(changedKey)));
+            List<String> expected = new ArrayList<>(without(before, k -> selected.contains(k)
+                    && !k.equals(changedKey)));
             expected.replaceAll(line -> key(line).equals(changedKey) ? changedLine : line);
             assertThat(dump("delcluster")).isEqualTo(expected);
         }
