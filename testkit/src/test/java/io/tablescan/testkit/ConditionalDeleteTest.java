@@ -44,9 +44,22 @@ class ConditionalDeleteTest {
         TableDeletes.Result result = TableDeletes.ifUnchanged(store, "t", "p", versions(read));
 
         assertThat(result.outcomes()).containsExactly(DELETED, CHANGED, DELETED, GONE, DELETED);
-        assertThat(result.requests()).isEqualTo(3); // refused twice, each time resubmitted without the row refused
+        // refused for r001, then for r003 (gone: the rows left are read), then the rest deleted
+        assertThat(result.requests()).isEqualTo(4);
         assertThat(store.rows("t")).extracting(Row::rowKey).containsExactly("r001");
         assertThat(store.rows("t").getFirst().properties().getFirst().value()).isEqualTo(99);
+    }
+
+    /** A replayed batch, deleted by its first attempt: one refusal and one read, not a transaction a row. */
+    @Test
+    void aReplayFindsItsRowsGoneInTwoRequests() {
+        List<Row> read = fill(100);
+        TableDeletes.ifUnchanged(store, "t", "p", versions(read));
+
+        TableDeletes.Result replay = TableDeletes.ifUnchanged(store, "t", "p", versions(read));
+
+        assertThat(replay.outcomes()).hasSize(100).containsOnly(GONE);
+        assertThat(replay.requests()).isEqualTo(2);
     }
 
     @Test
