@@ -10,10 +10,10 @@ COPY core core
 COPY adapters adapters
 COPY testkit testkit
 COPY local local
-COPY discovery-worker discovery-worker
-COPY partition-worker partition-worker
-COPY copy-worker copy-worker
+COPY workers workers
 COPY ledger ledger
+COPY export export
+COPY runner runner
 COPY cli cli
 # The bench, the example plugins and the integration tests are not in the image: only their poms, which the
 # parent's module list names.

@@ -5,11 +5,11 @@ import io.tablescan.backup.FolderStore;
 import io.tablescan.backup.ImportSeeder;
 import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
-import io.tablescan.cli.CopyRun;
-import io.tablescan.cli.ProgressPrinter;
 import io.tablescan.cli.ScanSpecs;
 import io.tablescan.cli.UserError;
 import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.RunOptions;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
@@ -20,8 +20,6 @@ import io.tablescan.spi.SinkRef;
 import io.tablescan.table.Accounts;
 import io.tablescan.testkit.InMemoryTableStore;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,8 +87,7 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
             ScanSpec spec = ScanSpec.newBuilder(draft).setSink(SinkRefs.toWire(new SinkRef("topic", null, topic,
                     Map.of("key", "partition")))).build();
             CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight)
-                    .withReadInFlight(readInFlight), spec, new ProgressPrinter(new PrintStream(
-                    OutputStream.nullOutputStream())), Duration.ofHours(6), Duration.ofMillis(250), t -> {});
+                    .withReadInFlight(readInFlight), spec, RunOptions.defaults().withTimeout(Duration.ofHours(6)));
             double scanned = (System.nanoTime() - start) / 1e9;
             Manifest manifest = ExportFiles.write(kafka, topic, outcome.totals(), new FolderStore(folder));
             double seconds = (System.nanoTime() - start) / 1e9;
@@ -133,9 +130,8 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
             Manifest manifest = importer.manifest();
             long batches = importer.checkAll(manifest);
             CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight)
-                    .withReadInFlight(readInFlight), spec, new ProgressPrinter(new PrintStream(
-                    OutputStream.nullOutputStream())), Duration.ofHours(6), Duration.ofMillis(250), t -> {},
-                    (kafka, s) -> ImportSeeder.seed(kafka, s, files, manifest, batches, manifest.totalRows()));
+                    .withReadInFlight(readInFlight), spec, RunOptions.defaults().withTimeout(Duration.ofHours(6))
+                    .withSeeder((kafka, s) -> ImportSeeder.seed(kafka, s, files, manifest, batches, manifest.totalRows())));
             double seconds = (System.nanoTime() - start) / 1e9;
             if (!outcome.totals().complete() || !copy.exact()) {
                 throw new UserError(UserError.FAILED, "the import is not exact: " + copy.missing() + " rows missing, "

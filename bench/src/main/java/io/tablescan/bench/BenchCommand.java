@@ -4,26 +4,24 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.cli.BenchPlaceholder;
-import io.tablescan.cli.CopyRun;
-import io.tablescan.cli.ProgressPrinter;
 import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.ScanSpecs;
-import io.tablescan.cli.TableComparer;
 import io.tablescan.cli.UserError;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.RunOptions;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.Counters;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import io.tablescan.table.TableStores;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScalabilityTargets;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -327,9 +325,8 @@ final class BenchCommand implements Callable<Integer> {
         try (RunMeter heap = RunMeter.start()) {
             long start = System.nanoTime();
             CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight).withReadInFlight(readInFlight), spec,
-                    new ProgressPrinter(new PrintStream(OutputStream.nullOutputStream())), Duration.ofHours(6),
-                    Duration.ofMillis(250), t -> points.add(new double[] {(System.nanoTime() - start) / 1e9,
-                            progress.applyAsLong(t)}));
+                    RunOptions.defaults().withTimeout(Duration.ofHours(6)).withProgress(Duration.ofMillis(250),
+                            t -> points.add(new double[] {(System.nanoTime() - start) / 1e9, progress.applyAsLong(t)})));
             // Time from seeding, as the outcome counts it (the workers' start-up before it is not the copy's).
             double offset = (System.nanoTime() - start) / 1e9 - outcome.seconds();
             List<double[]> fromSeed = new ArrayList<>(List.of(new double[] {0, 0}));

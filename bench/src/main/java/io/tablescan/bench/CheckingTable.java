@@ -1,6 +1,6 @@
 package io.tablescan.bench;
 
-import io.tablescan.cli.TableComparer;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.spi.Row;
 import io.tablescan.testkit.InMemoryTableStore;
 import java.util.BitSet;

@@ -6,7 +6,7 @@ import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

@@ -7,11 +7,14 @@ import io.tablescan.jobs.ChangedOnlyJob;
 import io.tablescan.jobs.CopyJob;
 import io.tablescan.jobs.MirrorJob;
 import io.tablescan.jobs.VerifyJob;
+import io.tablescan.runner.BrokerStart;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.Timeline;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -130,7 +133,8 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, broker, accounts, env, spec, printer, interrupt, null);
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
+                    CliRun.options(printer, interrupt, env).withBroker(broker));
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ScanSummary.interrupted(outcome.totals(), spec));
             }

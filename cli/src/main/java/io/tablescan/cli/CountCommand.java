@@ -3,13 +3,14 @@ package io.tablescan.cli;
 import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.CountJob;
+import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -62,7 +63,8 @@ final class CountCommand implements Callable<Integer> {
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
                 .hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, System.getenv(), spec, printer, interrupt);
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
+                    CliRun.options(printer, interrupt, System.getenv()));
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the count did not finish ("

@@ -4,12 +4,13 @@ import io.tablescan.job.Job;
 import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.DeleteJob;
+import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
+import io.tablescan.spi.TableStore;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
 import java.io.Console;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,7 +74,8 @@ final class DeleteCommand implements Callable<Integer> {
                 sourceTable))).build();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, System.getenv(), spec, printer, interrupt);
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
+                    CliRun.options(printer, interrupt, System.getenv()));
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the delete did not finish ("

@@ -1,14 +1,17 @@
 package io.tablescan.cli;
 
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.azure.RestTableReader;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import io.tablescan.table.TableStores;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -48,8 +51,9 @@ final class DemoCommand implements Callable<Integer> {
             Accounts accounts = new Accounts(name -> null).register("local", store);
             var spec = ScanSpecs.copy().from(new TableRef("local", "demosource")).to(new TableRef("local", "democopy"))
                     .pageSize(pageSize).strategy(ScanStrategy.PREFIX).build();
-            CopyRun.Outcome outcome = CopyRun.run(KafkaSettings.inProcess(broker.bootstrapServers()), accounts,
-                    System.getenv(), spec, printer, Duration.ofHours(2), interrupt);
+            CopyRun.Outcome outcome = CopyRun.run(CopyRun.settings(KafkaSettings.inProcess(broker.bootstrapServers()),
+                    accounts, System.getenv()), spec, CliRun.options(printer, interrupt, System.getenv())
+                    .withTimeout(Duration.ofHours(2)));
             if (outcome.interrupted()) {
                 throw interrupted(String.format("during the copy (%,d rows copied)", outcome.totals().rowsCopied()));
             }

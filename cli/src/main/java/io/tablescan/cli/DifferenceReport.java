@@ -33,7 +33,7 @@ import org.apache.kafka.common.serialization.Deserializer;
  * first few keys of each kind (in key order) for the screen, and with {@code --report FILE} every difference as
  * one JSON object a line. Read committed only, so each difference appears once however often its item replayed.
  */
-final class DifferenceReport {
+public final class DifferenceReport {
     /** Keys of each kind shown on screen. */
     static final int SHOWN = 5;
 
@@ -54,7 +54,7 @@ final class DifferenceReport {
     }
 
     /** Reads the scan's differences, writing each to {@code report} (null: none). */
-    static DifferenceReport read(KafkaSettings kafka, String scanId, Path report) {
+    public static DifferenceReport read(KafkaSettings kafka, String scanId, Path report) {
         return collect(report, each -> {
             Deserializer<SpecificRecord> deserializer = kafka.valueDeserializer();
             try (Consumer<byte[], byte[]> consumer = kafka.newReader()) {
@@ -112,7 +112,7 @@ final class DifferenceReport {
     }
 
     /** Differences of this kind in the topic. */
-    long count(DifferenceKind kind) {
+    public long count(DifferenceKind kind) {
         return counted.getOrDefault(kind, 0L);
     }
 
@@ -131,7 +131,7 @@ final class DifferenceReport {
     }
 
     /** A key as the user reads it: quoted, with Java's escapes for what a terminal would not show. */
-    static String key(String pk, String rk) {
+    public static String key(String pk, String rk) {
         return "(" + quoted(pk) + ", " + quoted(rk) + ")";
     }
 

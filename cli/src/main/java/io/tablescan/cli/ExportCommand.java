@@ -1,10 +1,12 @@
 package io.tablescan.cli;
 
+import io.tablescan.azure.ConnectionString;
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.ExportClaim;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.ExportFiles;
+import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanSpec;
@@ -13,7 +15,7 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -103,13 +105,13 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
                 .intoPrivateTopic("export to " + target.describe(), true);
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            return CopyRun.runHere(cluster, accounts, env, kafka -> {
+            return CopyRun.runHere(cluster, accounts, kafka -> {
                 String topic = kafka.namespace().topic(role);
                 createTopic(kafka, topic, cluster == null ? Topics.LOCAL_PARTITIONS : Topics.DEFAULT_PARTITIONS);
                 // Keyed by PartitionKey: a partition's rows stay in one topic partition, and so in one file.
                 return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
                         TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
-            }, io.tablescan.control.ScanStarter::start, printer, interrupt, (kafka, outcome) -> {
+            }, CliRun.options(printer, interrupt, env), (kafka, outcome) -> {
                 String topic = kafka.namespace().topic(role);
                 try {
                     return finish(kafka, topic, outcome, target, runId, accountName(), printer);
@@ -162,9 +164,8 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         if (sourceAccount.connectionString == null) {
             return sourceAccount.name();
         }
-        var name = java.util.regex.Pattern.compile("(?i)(?:^|;)\\s*AccountName\\s*=\\s*([A-Za-z0-9]{1,64})\\s*(?:;|$)")
-                .matcher(sourceAccount.connectionString);
-        return name.find() ? name.group(1) : sourceAccount.name();
+        String name = ConnectionString.accountName(sourceAccount.connectionString);
+        return name != null ? name : sourceAccount.name();
     }
 
     static void createTopic(KafkaSettings kafka, String topic, int partitions) {

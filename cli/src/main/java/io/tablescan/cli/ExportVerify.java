@@ -6,6 +6,7 @@ import io.tablescan.backup.ExportComparer;
 import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.TopicExporter;
+import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.DifferenceKind;
 import io.tablescan.schema.ScanSpec;
@@ -15,7 +16,7 @@ import io.tablescan.scanner.Keys;
 import io.tablescan.spi.SinkRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
@@ -64,12 +65,12 @@ final class ExportVerify {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
                 .intoPrivateTopic("compared with the export in " + from.describe(), false).readsOnly();
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            return CopyRun.runHere(cluster, accounts, env, kafka -> {
+            return CopyRun.runHere(cluster, accounts, kafka -> {
                 String topic = kafka.namespace().topic(role);
                 ExportCommand.createTopic(kafka, topic, comparer.topicPartitions());
                 return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
                         TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
-            }, io.tablescan.control.ScanStarter::start, printer, interrupt, (kafka, outcome) -> {
+            }, CliRun.options(printer, interrupt, env), (kafka, outcome) -> {
                 String topic = kafka.namespace().topic(role);
                 try {
                     return compare(kafka, topic, outcome, comparer, printer);

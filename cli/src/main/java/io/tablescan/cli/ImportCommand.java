@@ -5,12 +5,13 @@ import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.ImportSeeder;
 import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
+import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -94,9 +95,8 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         Manifest checked = manifest;
         long batchCount = batches;
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, env, k -> spec,
-                    (k, s) -> ImportSeeder.seed(k, s, from, checked, batchCount, checked.totalRows()), printer,
-                    interrupt, (k, o) -> o);
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
+                    .withSeeder((k, s) -> ImportSeeder.seed(k, s, from, checked, batchCount, checked.totalRows())));
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: table " + destTable + " holds part of the "
                         + "import; run the same import again to finish it: it is idempotent");

@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.status.ScanTotals;
@@ -20,8 +21,8 @@ final class MirrorRun {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, env, spec, printer, interrupt,
-                    (kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report)));
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
+                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report))));
             ScanTotals t = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, dryRun ? "interrupted: the dry run did not finish (nothing "

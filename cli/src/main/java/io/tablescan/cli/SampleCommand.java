@@ -1,6 +1,6 @@
 package io.tablescan.cli;
 
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStoreException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -4,7 +4,7 @@ import io.tablescan.items.EntityBatcher;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

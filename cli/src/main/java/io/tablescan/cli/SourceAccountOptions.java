@@ -1,7 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import picocli.CommandLine.Option;
 
 /** The account a scan reads, as copy and count take it: a connection string or an alias. */

@@ -1,6 +1,8 @@
 package io.tablescan.cli;
 
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.runner.RunSettingsException;
+import io.tablescan.runner.Timeline;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
@@ -77,6 +79,10 @@ public final class TablescanCommand {
             if (cause instanceof UserError user) {
                 commandLine.getErr().println("tablescan: " + user.getMessage());
                 return user.exitCode();
+            }
+            if (cause instanceof RunSettingsException settings) { // an in-process worker's setting: TABLESCAN_*
+                commandLine.getErr().println("tablescan: " + settings.getMessage());
+                return UserError.USAGE;
             }
             commandLine.getErr().println("tablescan: unexpected error: " + cause);
             if (System.getenv("TABLESCAN_DEBUG") != null) {

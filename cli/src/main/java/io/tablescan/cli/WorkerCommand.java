@@ -12,14 +12,14 @@ import picocli.CommandLine.Parameters;
 @Command(name = "worker", mixinStandardHelpOptions = true,
         description = "Runs one worker until SIGTERM, configured by environment variables (KAFKA_BOOTSTRAP_SERVERS, "
                 + "TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING or _ENDPOINT with _SAS_TOKEN or Entra ID, TABLESCAN_NAMESPACE, TABLESCAN_METRICS_PORT, ...).")
-final class WorkerCommand implements Callable<Integer> {
-    enum Kind {
+public final class WorkerCommand implements Callable<Integer> {
+    public enum Kind {
         discovery(DiscoveryWorker.NAME, DiscoveryWorker.INPUT),
         partition(PartitionWorker.NAME, PartitionWorker.INPUT),
         copy(CopyWorker.NAME, CopyWorker.INPUT);
 
-        final String worker;
-        final ItemKind input;
+        public final String worker;
+        public final ItemKind input;
 
         Kind(String worker, ItemKind input) {
             this.worker = worker;

@@ -11,6 +11,7 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
+import io.tablescan.spi.TableStoreException;
 import io.tablescan.status.ScanFold;
 import io.tablescan.status.ScanTotals;
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,5 @@
 package io.tablescan.items;
 
-import io.tablescan.job.Jobs;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.EntityPage;
 import io.tablescan.schema.PagePart;
@@ -42,7 +41,7 @@ public final class WorkItemValidator {
                     if (!b.getEntities().isEmpty() || b.getDeletes().size() > EntityBatcher.MAX_ROWS
                             || !deletes(b.getSpec()) || etagsOff(b.getDeletes(), b.getDeleteEtags())) {
                         throw new InvalidItemException("a delete batch holds 1 to 100 RowKeys (and their ETags) of a "
-                                + "mirror or delete job, and no rows");
+                                + "mirror or a job that deletes, and no rows");
                     }
                 } else if (b.getEntities().isEmpty() || b.getEntities().size() > EntityBatcher.MAX_ROWS) {
                     throw new InvalidItemException("an entity batch holds 1 to 100 rows, got " + b.getEntities().size());
@@ -67,20 +66,19 @@ public final class WorkItemValidator {
             if (!part.getEntities().isEmpty() || part.getDeletes().size() > EntityBatcher.MAX_ROWS || !deletes
                     || etagsOff(part.getDeletes(), part.getDeleteEtags())) {
                 throw new InvalidItemException("a delete part holds 1 to 100 RowKeys (and their ETags) of a mirror "
-                        + "or delete job, and no rows");
+                        + "or a job that deletes, and no rows");
             }
         } else if (part.getEntities().isEmpty() || part.getEntities().size() > EntityBatcher.MAX_ROWS) {
             throw new InvalidItemException("a page's part holds 1 to 100 rows, got " + part.getEntities().size());
         }
     }
 
-    /** Whether the spec's job deletes rows (a spec naming a job this version lacks is refused by spec()). */
+    /**
+     * Whether the spec may carry deletes: a mirror's, or one that names its job (the jobs live above this package;
+     * the copy-worker refuses deletes of a job that deletes nothing, see {@code Job#deletesFrom}).
+     */
     private static boolean deletes(ScanSpec spec) {
-        try {
-            return Jobs.of(spec).deletesFrom(spec) != null;
-        } catch (IllegalArgumentException e) {
-            throw new InvalidItemException(e.getMessage());
-        }
+        return spec.getMirror() || spec.getJob() != null;
     }
 
     /** ETags go with the RowKeys one for one, or are absent (a record of a version before them: unconditional). */

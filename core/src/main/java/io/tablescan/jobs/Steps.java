@@ -1,6 +1,5 @@
 package io.tablescan.jobs;
 
-import io.tablescan.items.StepItems;
 import io.tablescan.job.ReadStep;
 import io.tablescan.runtime.ItemHandler;
 

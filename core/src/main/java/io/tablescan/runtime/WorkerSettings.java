@@ -5,7 +5,7 @@ import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
 import io.tablescan.table.RetryCounter;
 import io.tablescan.table.RetryPolicy;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import io.tablescan.table.TableStores;
 import java.time.Duration;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.tablescan.table;
 
+import io.tablescan.spi.TableStore;
 import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;

@@ -1,5 +1,7 @@
 package io.tablescan.table;
 
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Locale;

@@ -5,6 +5,7 @@ import io.tablescan.spi.Page;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.ScanQuery;
+import io.tablescan.spi.TableStore;
 import java.util.List;
 import java.util.function.Supplier;
 

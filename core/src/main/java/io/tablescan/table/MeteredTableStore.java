@@ -3,6 +3,8 @@ package io.tablescan.table;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import java.time.Duration;
 import java.util.function.Supplier;
 

@@ -2,6 +2,8 @@ package io.tablescan.table;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import java.util.function.Supplier;
 
 /**

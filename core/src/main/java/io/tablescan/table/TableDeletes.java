@@ -7,6 +7,8 @@ import io.tablescan.spi.Page;
 import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

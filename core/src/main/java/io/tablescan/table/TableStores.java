@@ -1,5 +1,7 @@
 package io.tablescan.table;
 
+import io.tablescan.spi.TableStore;
+
 /**
  * The one place where a service's store gets its wrappers, always in the same order: injected faults innermost
  * (they stand for the service), metering next (it counts what the service answered, faults included), retries

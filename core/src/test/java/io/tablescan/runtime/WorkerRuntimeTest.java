@@ -14,9 +14,10 @@ import io.tablescan.serde.AvroSingleObjectSerializer;
 import io.tablescan.spi.Bound;
 import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.Row;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
-import io.tablescan.table.TableStoreException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -260,7 +261,7 @@ class WorkerRuntimeTest {
     void transientFailuresAreRetriedThenParkedWithTheirAttempts() {
         AtomicInteger calls = new AtomicInteger();
         RetryPolicy fast = new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2));
-        io.tablescan.table.TableStore flaky = new io.tablescan.table.TableStore() {
+        io.tablescan.spi.TableStore flaky = new io.tablescan.spi.TableStore() {
             @Override
             public io.tablescan.spi.Page query(String t, io.tablescan.spi.ScanQuery q,
                     io.tablescan.spi.QueryOptions o, io.tablescan.spi.Continuation c) {

@@ -12,6 +12,7 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.schema.TableRef;
+import io.tablescan.spi.TableStoreException;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;

@@ -12,7 +12,7 @@ import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStoreException;
 import io.tablescan.testkit.LocalScan.Strategy;
 import io.tablescan.testkit.LocalScan;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Row;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.LocalScan.Strategy;
 import io.tablescan.testkit.LocalScan;

@@ -1,7 +1,7 @@
 package io.tablescan.testkit;
 
 import io.tablescan.spi.Row;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStoreException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -13,7 +13,7 @@ import io.tablescan.spi.PartitionRange;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.ScanQuery;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

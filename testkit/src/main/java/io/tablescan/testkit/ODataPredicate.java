@@ -4,7 +4,7 @@ import io.tablescan.azure.EdmCodec;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStoreException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;

@@ -5,8 +5,8 @@ import io.tablescan.spi.Page;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.ScanQuery;
-import io.tablescan.table.TableStore;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 

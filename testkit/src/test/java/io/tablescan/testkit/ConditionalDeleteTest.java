@@ -11,7 +11,7 @@ import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
 import io.tablescan.table.TableDeletes;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.tablescan.azure;
 
 import io.tablescan.table.AccountConnector;
 import io.tablescan.table.Accounts;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 import java.util.function.Function;
 
 /**
@@ -12,18 +12,11 @@ import java.util.function.Function;
 public final class AzureAccountConnector implements AccountConnector {
     @Override
     public TableStore open(Function<String, String> setting) {
-        String connectionString = setting.apply(Accounts.CONNECTION_STRING);
-        String endpoint = setting.apply(Accounts.ENDPOINT);
-        String sasToken = setting.apply(Accounts.SAS_TOKEN);
-        if (connectionString != null) {
-            return AzureTableStore.fromConnectionString(connectionString);
-        }
-        if (endpoint != null && sasToken != null) {
-            return AzureTableStore.fromSasToken(endpoint, sasToken);
-        }
-        if (endpoint != null) {
-            return AzureTableStore.fromEntraId(endpoint, setting.apply(Accounts.CLIENT_ID));
-        }
-        return null;
+        return switch (AccountCredentials.resolve(setting, Accounts.ENDPOINT)) {
+            case null -> null;
+            case AccountCredentials.WithConnectionString c -> AzureTableStore.fromConnectionString(c.connectionString());
+            case AccountCredentials.WithSasToken s -> AzureTableStore.fromSasToken(s.endpoint(), s.sasToken());
+            case AccountCredentials.WithEntraId e -> AzureTableStore.fromEntraId(e.endpoint(), e.clientId());
+        };
     }
 }

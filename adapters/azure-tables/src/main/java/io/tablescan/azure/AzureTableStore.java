@@ -4,14 +4,13 @@ import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClientBuilder;
-import com.azure.identity.DefaultAzureCredentialBuilder;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.Page;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.ScanQuery;
-import io.tablescan.table.TableStore;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -66,11 +65,7 @@ public final class AzureTableStore implements TableStore {
         if (!"https".equalsIgnoreCase(uri.getScheme())) {
             throw new IllegalArgumentException("Entra ID sign-in needs an https endpoint, got " + uri.getScheme() + "://");
         }
-        DefaultAzureCredentialBuilder credential = new DefaultAzureCredentialBuilder();
-        if (clientId != null && !clientId.isBlank()) {
-            credential.managedIdentityClientId(clientId.trim()).workloadIdentityClientId(clientId.trim());
-        }
-        return rest(uri.toString(), new EntraIdToken(credential.build()));
+        return rest(uri.toString(), new EntraIdToken(AccountCredentials.entraId(clientId)));
     }
 
     /**

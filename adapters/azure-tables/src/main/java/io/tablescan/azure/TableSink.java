@@ -3,8 +3,8 @@ package io.tablescan.azure;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
 import io.tablescan.spi.SinkException;
-import io.tablescan.table.TableStore;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
 import java.util.List;
 
 /**

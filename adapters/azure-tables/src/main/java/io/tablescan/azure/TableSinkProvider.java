@@ -6,7 +6,7 @@ import io.tablescan.spi.SinkContext;
 import io.tablescan.spi.SinkException;
 import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 
 /** Sinks of type {@code table}: a copy to the table {@code target} of the account {@code account}. */
 public final class TableSinkProvider implements SinkProvider {

@@ -8,7 +8,7 @@ import com.azure.core.credential.TokenCredential;
 import com.azure.core.exception.ClientAuthenticationException;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.QueryOptions;
-import io.tablescan.table.TableStoreException;
+import io.tablescan.spi.TableStoreException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;

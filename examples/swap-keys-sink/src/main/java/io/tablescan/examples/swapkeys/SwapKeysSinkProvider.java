@@ -5,7 +5,7 @@ import io.tablescan.spi.SinkContext;
 import io.tablescan.spi.SinkException;
 import io.tablescan.spi.SinkProvider;
 import io.tablescan.spi.SinkRef;
-import io.tablescan.table.TableStore;
+import io.tablescan.spi.TableStore;
 
 /**
  * Sinks of type {@code swap-keys}: every row into the table {@code target} of the account {@code account}, with

@@ -1,0 +1,196 @@
+package io.tablescan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.control.ScanStarter;
+import io.tablescan.local.FreePorts;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Namespace;
+import io.tablescan.schema.ScanStrategy;
+import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No Docker engine here, so this runs what the image runs: the Dockerfile's ENTRYPOINT and ENV with each role's
+ * compose command, and the compose health check command against it. A copy with injected faults then runs
+ * through those processes while their Prometheus endpoints are scraped.
+ */
+class ContainerEntrypointIT {
+    private static final String IMAGE_JAR = "/opt/tablescan/tablescan.jar";
+    private static final int ROWS = 20_000;
+
+    @Test
+    void theImagesCommandsAnswerHealthChecksAndTheirMetricsMoveDuringACopy() throws Exception {
+        Image image = Image.read(Path.of("..", "Dockerfile"));
+        List<String> healthcheck = healthcheck();
+        var store = LocalServices.store();
+        SampleTable.write(store, "metricsource", SampleTable.rows(ROWS), 16);
+        String bootstrap = LocalServices.broker().bootstrapServers();
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        try (ChildProcesses children = new ChildProcesses("entrypoint")) {
+            for (String role : List.of("discovery", "partition", "copy", "ledger")) {
+                int port = FreePorts.find();
+                ports.put(role, port);
+                Map<String, String> env = new HashMap<>(image.env());
+                env.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", bootstrap,
+                        "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
+                        "TABLESCAN_TOPIC_PARTITIONS", "4",
+                        "TABLESCAN_METRICS_PORT", Integer.toString(port), "TABLESCAN_METRICS_HOST", "127.0.0.1",
+                        "TABLESCAN_FAULT_RATE", "0.05", "TABLESCAN_FAULT_KINDS", "busy,timeout",
+                        "TABLESCAN_LOG_FORMAT", "json")); // as the Kubernetes config sets it
+                List<String> args = role.equals("ledger") ? List.of("ledger") : List.of("worker", role);
+                children.start(role, env, image.command(args));
+            }
+            for (var entry : ports.entrySet()) {
+                assertThat(awaitHealthy(healthcheck, image, entry.getValue(), Duration.ofMinutes(2)))
+                        .as(entry.getKey() + " answers the health check").isTrue();
+                assertThat(PrometheusScrape.status(entry.getValue(), "/health/live")).isEqualTo(200);
+            }
+
+            KafkaSettings kafka = KafkaSettings.of(bootstrap);
+            var spec = ScanSpecs.copy().from(new TableRef("emulator", "metricsource"))
+                    .to(new TableRef("emulator", "metriccopy")).pageSize(100).strategy(ScanStrategy.PREFIX).build();
+            ScanStarter.start(kafka, spec);
+            TreeSet<Double> writtenWhileRunning = new TreeSet<>();
+            ScanTotals totals;
+            try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
+                totals = reader.await(spec.getScanId(), ScanTotals::ended, Duration.ofMinutes(5), Duration.ofMillis(200),
+                        t -> writtenWhileRunning.add(PrometheusScrape.of(ports.get("copy"))
+                                .sum("tablescan_rows_written_total")));
+            }
+            assertThat(totals.complete()).isTrue();
+            assertThat(totals.rowsWritten()).isEqualTo(ROWS);
+            // A worker counts a record's rows just after its transaction commits: the ledger may say "ended" first.
+            FreePorts.await(() -> PrometheusScrape.of(ports.get("copy")).sum("tablescan_rows_written_total") == ROWS
+                    && PrometheusScrape.of(ports.get("discovery")).sum("tablescan_rows_read_total")
+                    + PrometheusScrape.of(ports.get("partition")).sum("tablescan_rows_read_total") == ROWS,
+                    Duration.ofSeconds(30), () -> true);
+
+            PrometheusScrape copy = PrometheusScrape.of(ports.get("copy"));
+            PrometheusScrape partition = PrometheusScrape.of(ports.get("partition"));
+            PrometheusScrape discovery = PrometheusScrape.of(ports.get("discovery"));
+            assertThat(writtenWhileRunning.subSet(0.0, false, (double) ROWS, false))
+                    .as("rows written, scraped while the copy ran").hasSizeGreaterThanOrEqualTo(2);
+            assertThat(copy.sum("tablescan_rows_written_total")).isEqualTo(ROWS);
+            assertThat(discovery.sum("tablescan_rows_read_total") + partition.sum("tablescan_rows_read_total"))
+                    .isEqualTo(ROWS);
+            assertThat(copy.sum("tablescan_items_total", "kind=\"entity_batch\"", "outcome=\"done\""))
+                    .isEqualTo(totals.status().getDone().getEntityBatches());
+            assertThat(copy.sum("tablescan_table_requests_seconds_count", "operation=\"upsert\"", "outcome=\"ok\""))
+                    .isGreaterThan(0);
+            assertThat(copy.has("tablescan_table_requests_seconds_bucket")).as("latency histogram").isTrue();
+            double retries = copy.sum("tablescan_sink_retries_total") + partition.sum("tablescan_table_retries_total")
+                    + discovery.sum("tablescan_table_retries_total");
+            double throttles = copy.sum("tablescan_table_throttles_total")
+                    + partition.sum("tablescan_table_throttles_total") + discovery.sum("tablescan_table_throttles_total");
+            assertThat(retries).as("retries in metrics (aborted work too)").isGreaterThan(0).isGreaterThanOrEqualTo(totals.retries());
+            assertThat(throttles).as("throttles in metrics").isGreaterThan(0).isGreaterThanOrEqualTo(totals.throttles());
+            assertThat(copy.has("kafka_consumer_fetch_manager_records_lag_max")).as("consumer lag").isTrue();
+            assertThat(copy.has("tablescan_items_in_flight")).isTrue();
+            assertThat(copy.sum("tablescan_dead_letters_total")).isZero();
+            assertThat(PrometheusScrape.of(ports.get("ledger")).has("jvm_memory_used_bytes")).isTrue();
+            for (String metric : dashboardMetrics()) {
+                assertThat(copy.has(metric) || partition.has(metric) || discovery.has(metric))
+                        .as("the Grafana dashboard's " + metric + " is served").isTrue();
+            }
+            assertThat(Files.readAllLines(children.log("copy").toPath())).as("JSON log lines")
+                    .anyMatch(line -> line.startsWith("{") && line.contains("\"level\":\"INFO\"")
+                            && line.contains("copy worker consuming " + io.tablescan.runtime.Namespace.DEFAULT.entityBatches()));
+            System.out.printf("entrypoint: %d rows, %.0f retries, %.0f throttles in metrics, %d scrapes while running%n",
+                    ROWS, retries, throttles, writtenWhileRunning.size());
+        }
+    }
+
+    /** Every metric the Grafana dashboard's queries name. */
+    private static List<String> dashboardMetrics() throws IOException {
+        var dashboard = new ObjectMapper().readTree(Path.of("..", "deploy", "grafana", "tablescan.json").toFile());
+        List<String> metrics = new ArrayList<>();
+        Pattern name = Pattern.compile("\\b((?:tablescan|kafka|jvm)_[a-z_]+)\\{");
+        dashboard.findValues("expr").forEach(expr -> {
+            Matcher m = name.matcher(expr.asText());
+            while (m.find()) {
+                metrics.add(m.group(1));
+            }
+        });
+        assertThat(metrics).hasSizeGreaterThanOrEqualTo(10);
+        return metrics;
+    }
+
+    /** The compose workers' health check command, without its CMD marker. */
+    @SuppressWarnings("unchecked")
+    private static List<String> healthcheck() throws IOException {
+        Map<String, Object> worker = (Map<String, Object>) ComposeFileTest.services().get("copy-worker");
+        List<String> test = (List<String>) ((Map<String, Object>) worker.get("healthcheck")).get("test");
+        assertThat(test.get(0)).isEqualTo("CMD");
+        return test.subList(1, test.size());
+    }
+
+    private static boolean awaitHealthy(List<String> healthcheck, Image image, int port, Duration timeout) {
+        return FreePorts.await(() -> {
+            ProcessBuilder builder = new ProcessBuilder(image.local(healthcheck)).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            builder.environment().putAll(image.env());
+            builder.environment().put("TABLESCAN_METRICS_PORT", Integer.toString(port));
+            try {
+                Process check = builder.start();
+                return check.waitFor(30, TimeUnit.SECONDS) && check.exitValue() == 0;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }, timeout, () -> true);
+    }
+
+    /** What the Dockerfile's final stage runs: its ENTRYPOINT and ENV, with the image's paths mapped to this build. */
+    record Image(List<String> entrypoint, Map<String, String> env) {
+        private static final Pattern ENV = Pattern.compile("^ENV\\s+([A-Z_]+)=\"?(.*?)\"?$");
+
+        static Image read(Path dockerfile) throws IOException {
+            List<String> entrypoint = null;
+            Map<String, String> env = new HashMap<>();
+            for (String line : Files.readAllLines(dockerfile)) {
+                Matcher m = ENV.matcher(line.trim());
+                if (m.matches()) {
+                    env.put(m.group(1), m.group(2));
+                } else if (line.startsWith("ENTRYPOINT ")) {
+                    entrypoint = List.of(new ObjectMapper().readValue(line.substring(11), String[].class));
+                }
+            }
+            assertThat(entrypoint).as("ENTRYPOINT").isNotNull();
+            return new Image(entrypoint, env);
+        }
+
+        List<String> command(List<String> args) {
+            List<String> command = new ArrayList<>(entrypoint);
+            command.addAll(args);
+            return local(command);
+        }
+
+        /** The image's java and jar are this JVM's java and the build's jar. */
+        List<String> local(List<String> command) {
+            String java = ProcessHandle.current().info().command().orElse("java");
+            String jar = Path.of("..", "cli", "target", "tablescan.jar").toAbsolutePath().toString();
+            return command.stream().map(a -> a.equals("java") ? java : a.equals(IMAGE_JAR) ? jar : a).toList();
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.tablescan.runner;
+
+import io.tablescan.control.ScanCanceller;
+import io.tablescan.control.ScanStarter;
+import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.metrics.MetricsServer;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.sink.SinkPlugins;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.FaultInjectingTableStore;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * A scan with the three workers and the ledger in this process: seed, follow until it ends, stop. How it runs is
+ * one {@link RunOptions}; {@link #runHere} gives it a Kafka of its own, {@link #run} runs it on the given one.
+ */
+public final class CopyRun {
+    private CopyRun() {}
+
+    /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
+    public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
+
+    /** As {@link #runHere(KafkaSettings, Accounts, Function, RunOptions, BiFunction)}, for {@code spec} as it is. */
+    public static Outcome runHere(KafkaSettings cluster, Accounts accounts, ScanSpec spec, RunOptions options) {
+        return runHere(cluster, accounts, kafka -> spec, options, (kafka, outcome) -> outcome);
+    }
+
+    /**
+     * Runs the scan on {@code cluster} in a namespace of its own (no other scan's items, and its items for no
+     * other worker), or on an embedded broker when {@code cluster} is null (the options' broker when given, see
+     * {@link BrokerStart}): either way, the scan's record ends with the command. The spec is made by
+     * {@code prepare} on the Kafka the scan runs on (an export names its topic in the scan's namespace and creates
+     * it), and {@code after} runs once the scan ended, while that Kafka is still there (an export's second stage
+     * reads the topic).
+     */
+    public static <T> T runHere(KafkaSettings cluster, Accounts accounts, Function<KafkaSettings, ScanSpec> prepare,
+            RunOptions options, BiFunction<KafkaSettings, Outcome, T> after) {
+        if (cluster != null) {
+            try (PrivateNamespace own = PrivateNamespace.on(cluster)) {
+                return after.apply(own.kafka(), run(settings(own.kafka(), accounts, options.env()),
+                        prepare.apply(own.kafka()), options));
+            } finally {
+                Timeline.mark("namespace deleted");
+                Timeline.log();
+            }
+        }
+        try (EmbeddedKafkaBroker broker = options.broker() != null ? options.broker().take()
+                : EmbeddedKafkaBroker.start()) {
+            Timeline.mark("broker");
+            KafkaSettings kafka = KafkaSettings.inProcess(broker.bootstrapServers());
+            return after.apply(kafka, run(settings(kafka, accounts, options.env()), prepare.apply(kafka), options));
+        } finally {
+            Timeline.mark("broker stop");
+            Timeline.log();
+        }
+    }
+
+    /**
+     * The in-process workers' settings on {@code kafka}, with the sink plugins and injected faults of {@code env}
+     * ({@link RunOptions#env()}).
+     */
+    public static WorkerSettings settings(KafkaSettings kafka, Accounts accounts, Map<String, String> env) {
+        try {
+            return WorkerSettings.local(kafka, accounts).withPlugins(SinkPlugins.fromEnvironment(env))
+                    .withFaults(FaultInjectingTableStore.Faults.fromEnvironment(env));
+        } catch (IllegalArgumentException e) {
+            throw new RunSettingsException(e.getMessage());
+        }
+    }
+
+    /**
+     * Seeds, then calls the options' progress with the scan's totals every interval until it ends or the options'
+     * stop asks to stop it. A stopped scan is cancelled before the workers stop, so that workers elsewhere on the
+     * same cluster skip its items instead of going on with a copy nobody follows.
+     */
+    public static Outcome run(WorkerSettings settings, ScanSpec spec, RunOptions options) {
+        KafkaSettings kafka = settings.kafka();
+        BooleanSupplier stop = options.stop();
+        if (stop.getAsBoolean()) {
+            return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
+        }
+        try (LocalPipeline pipeline = LocalPipeline.start(settings);
+                MetricsServer metrics = metricsServer(pipeline); // null when not asked for
+                ScanStatusReader reader = new ScanStatusReader(kafka)) {
+            long start = System.nanoTime();
+            if (stop.getAsBoolean()) {
+                return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
+            }
+            Timeline.mark("pipeline");
+            options.seeder().seed(kafka, spec);
+            Timeline.mark("seed");
+            options.view().header(spec);
+            ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || stop.getAsBoolean(),
+                    options.timeout(), options.progressInterval(), options.progress());
+            Timeline.mark("scan");
+            boolean interrupted = !totals.ended() && stop.getAsBoolean();
+            if (interrupted) {
+                options.view().stopping();
+                try {
+                    ScanCanceller.cancel(kafka, spec.getScanId());
+                } catch (RuntimeException e) { // the copy still stops; say what is left to do by hand
+                    System.err.println("tablescan: could not cancel scan " + spec.getScanId() + " ("
+                            + e.getClass().getSimpleName() + "): on a cluster, run `tablescan cancel "
+                            + spec.getScanId() + " --kafka " + kafka.bootstrapServers() + "`");
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (options.ended() != null && totals.ended() && !interrupted) {
+                options.ended().read(kafka, totals);
+            }
+            return new Outcome(totals, seconds, interrupted);
+        }
+    }
+
+    /** Metrics and health of a local copy only when asked for with TABLESCAN_METRICS_PORT (workers: always). */
+    private static MetricsServer metricsServer(LocalPipeline pipeline) {
+        if (!System.getenv().containsKey(MetricsServer.PORT)) {
+            return null;
+        }
+        try {
+            return MetricsServer.fromEnvironment(System.getenv(), pipeline).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw new RunSettingsException(e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.tablescan.runner;
+
+import io.tablescan.copy.CopyWorker;
+import io.tablescan.discovery.DiscoveryWorker;
+import io.tablescan.ledger.ScanLedger;
+import io.tablescan.metrics.Health;
+import io.tablescan.partition.PartitionWorker;
+import io.tablescan.runtime.WorkerRuntime;
+import io.tablescan.runtime.WorkerSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+
+/** The three workers (one thread each) and the ledger in this process: the local default and the tests' pipeline. */
+public final class LocalPipeline implements AutoCloseable, Health {
+    private final List<WorkerRuntime<?>> runtimes = new ArrayList<>();
+    private ScanLedger ledger;
+
+    private LocalPipeline() {}
+
+    public static LocalPipeline start(WorkerSettings settings) {
+        return start(settings, true);
+    }
+
+    /** {@code withLedger}: false when a ledger runs elsewhere (a separate process, or a test's own). */
+    public static LocalPipeline start(WorkerSettings settings, boolean withLedger) {
+        try (Admin admin = settings.kafka().newAdmin()) {
+            settings.ensureTopics(admin);
+        }
+        Timeline.mark("topics");
+        LocalPipeline pipeline = new LocalPipeline();
+        if (withLedger) {
+            pipeline.ledger = ScanLedger.start(settings.kafka());
+        }
+        pipeline.add("discovery", DiscoveryWorker.create(settings));
+        pipeline.add("partition", PartitionWorker.create(settings));
+        pipeline.add("copy", CopyWorker.create(settings));
+        return pipeline;
+    }
+
+    private void add(String name, WorkerRuntime<?> runtime) {
+        Thread.ofPlatform().name(name + "-worker").daemon().start(runtime);
+        runtimes.add(runtime);
+    }
+
+    @Override
+    public boolean live() {
+        return parts().live();
+    }
+
+    @Override
+    public boolean ready() {
+        return parts().ready();
+    }
+
+    private Health parts() {
+        List<Health> parts = new ArrayList<>(runtimes);
+        if (ledger != null) {
+            parts.add(ledger);
+        }
+        return Health.all(parts);
+    }
+
+    /** Waits until the in-process ledger has its partitions, so progress shows from the first event. */
+    public void awaitLedger(Duration timeout) {
+        try {
+            if (ledger != null && !ledger.awaitRunning(timeout)) {
+                throw new IllegalStateException("the ledger did not start within " + timeout.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
+    }
+
+    @Override
+    public void close() {
+        runtimes.forEach(WorkerRuntime::stopSoon); // all at once: leaving a group and closing clients are waits
+        List<AutoCloseable> parts = new ArrayList<>(runtimes);
+        if (ledger != null) {
+            parts.add(ledger);
+        }
+        try (var closing = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("pipeline-close").factory())) {
+            List<Future<Object>> closed = parts.stream().map(part -> closing.submit(() -> {
+                part.close();
+                return null;
+            })).toList();
+            for (Future<Object> each : closed) {
+                each.get();
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ClassArchive.pipelineRan();
+        Timeline.mark("pipeline stop");
+    }
+}

@@ -1,0 +1,25 @@
+package io.tablescan.runner;
+
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.status.ScanTotals;
+import java.time.Duration;
+
+/** What a run shows while it runs: the command's progress line, or nothing (the bench, tests). */
+public interface RunView {
+    /** Shows nothing, and samples the totals every second. */
+    RunView SILENT = new RunView() {};
+
+    /** How often {@link #progress} is called. */
+    default Duration interval() {
+        return Duration.ofSeconds(1);
+    }
+
+    /** The scan was seeded: its totals follow. */
+    default void header(ScanSpec spec) {}
+
+    /** The scan's totals so far. */
+    default void progress(ScanTotals totals) {}
+
+    /** Ctrl-C stopped the run before the scan ended: ends the progress line and says the run stops. */
+    default void stopping() {}
+}

@@ -1,0 +1,52 @@
+package io.tablescan.spi;
+
+import java.util.List;
+
+/**
+ * The tables of one storage account: a {@link RowSource} the scanner reads, plus the writes and table admin
+ * of the table sink. Every call is one service request; failures are {@link TableStoreException}s that say
+ * whether a retry can help.
+ */
+public interface TableStore extends RowSource {
+    /** Writes rows of one partition (at most 100, at most 4 MiB) atomically, replacing existing rows. */
+    void upsert(String table, String partitionKey, List<Row> rows);
+
+    void createTableIfNotExists(String table);
+
+    boolean tableExists(String table);
+
+    /** Deletes one row, a mirror's; false when it was already gone (a replay's delete is no failure). */
+    default boolean delete(String table, String partitionKey, String rowKey) {
+        throw new UnsupportedOperationException("this store cannot delete rows");
+    }
+
+    /**
+     * Deletes 1 to 100 rows of one partition in one transaction, each only if it still has the ETag it was read
+     * with ({@code *}: whatever it has). The service applies all or none: when it refuses one, nothing is deleted
+     * and the refusal names it. Core's {@code TableDeletes.ifUnchanged} resubmits the rest.
+     *
+     * @return null when every row was deleted, else the first row refused
+     */
+    default Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
+        throw new UnsupportedOperationException("this store cannot delete rows");
+    }
+
+    /** A row to delete and the ETag it was read with (null: delete whatever it holds). */
+    record Version(String rowKey, String etag) {
+        /** The If-Match value: the ETag, or {@code *}. */
+        public String ifMatch() {
+            return etag == null ? "*" : etag;
+        }
+    }
+
+    /**
+     * The row of a batch the service refused to delete: its index in the batch, and whether it was gone already
+     * (404) or changed since read (412).
+     */
+    record Refusal(int index, boolean gone) {}
+
+    /** Deletes a table; false when it was already gone. */
+    default boolean deleteTable(String table) {
+        throw new UnsupportedOperationException("this store cannot delete tables");
+    }
+}
