@@ -77,6 +77,12 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
         return new Result(List.of(), 0, 0, deleted, 0, Map.of(Counters.DELETED, (long) deleted));
     }
 
+    /** Every sink written to since the last commit point makes its rows durable (see {@code RowSink#flush}). */
+    @Override
+    public void flush() {
+        sinks.flush();
+    }
+
     @Override
     public void close() {
         sinks.close();
