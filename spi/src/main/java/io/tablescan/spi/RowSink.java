@@ -35,9 +35,10 @@ public interface RowSink extends AutoCloseable {
      * transaction that holds the work items whose rows were given to this sink since its last flush, so every row
      * of a write that returned before this call must be durable when it returns. Rows of writes still running may
      * be included or left for the next flush. Called by one thread at a time, only after writes, concurrently
-     * with other writes. Throws {@link SinkException} on failure (a transient one is retried as a write's): then
-     * nothing of the transaction commits and every work item of the worker not yet committed is replayed, so the
-     * rows it was given before a failed flush need not be kept. The default does nothing: each write is durable.
+     * with other writes; the worker's loop waits for it, so it should take seconds, not minutes. Throws
+     * {@link SinkException} on failure (a transient one is retried as a write's): then nothing of the transaction
+     * commits and every work item of the worker not yet committed is replayed, so the rows it was given before a
+     * failed flush need not be kept. The default does nothing: each write is durable when it returns.
      */
     default void flush() {}
 
