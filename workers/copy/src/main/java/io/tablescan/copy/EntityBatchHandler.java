@@ -99,6 +99,12 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
                 : Map.of(Counters.DELETED, deleted, Counters.SKIPPED, skipped));
     }
 
+    /** Every sink written to since the last commit point makes its rows durable (see {@code RowSink#flush}). */
+    @Override
+    public void flush() {
+        sinks.flush();
+    }
+
     @Override
     public void close() {
         sinks.close();

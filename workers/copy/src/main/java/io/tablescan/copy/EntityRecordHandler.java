@@ -140,6 +140,11 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
     }
 
     @Override
+    public void flush() {
+        batches.flush();
+    }
+
+    @Override
     public void close() {
         batches.close();
     }
