@@ -71,12 +71,15 @@ final class BenchCommand implements Callable<Integer> {
             // Paced accounts: 8 reads of 1,000 rows in flight keep the source busy; more would only queue.
             "seed-replica", new Scenario("seed-replica", 3_558_594, Duration.ofMillis(100),
                     new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048, 8),
+            // The same accounts answering 503 to half the requests over their targets (the others late): back-off.
+            "seed-replica-503", new Scenario("seed-replica-503", 3_558_594, Duration.ofMillis(100),
+                    new ScalabilityTargets(20_000, 2_000, true), List.of("prefix"), 2048, 8),
             // The same source exported to files on local disk (the export's goal is the copy's: 3.5 minutes).
             "seed-replica-export", new Scenario("seed-replica-export", 3_558_594, Duration.ofMillis(100),
                     new ScalabilityTargets(20_000, 2_000), List.of("export"), 2048, 8));
 
     @Option(names = "--scenario", defaultValue = "pipeline",
-            description = "pipeline, latency, azurite, seed-replica, seed-replica-export, verify, export or import "
+            description = "pipeline, latency, azurite, seed-replica, seed-replica-503, seed-replica-export, verify, export or import "
                     + "(default ${DEFAULT-VALUE}).")
     String scenarioName;
 
@@ -92,6 +95,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--read-in-flight",
             description = "Table requests in flight per reading worker, discovery and partition (default: the scenario's).")
     Integer readInFlight;
+
+    @Option(names = "--max-rate", paramLabel = "ROWS_PER_S",
+            description = "Caps the copy's reads (as copy --max-rate) and reports how closely the run held the cap.")
+    Long maxRate;
 
     @Option(names = "--json", description = "Writes every run and the medians as JSON to this file.")
     Path json;
@@ -142,7 +149,8 @@ final class BenchCommand implements Callable<Integer> {
                     : azurite != null ? new AzuriteRunner(broker, azurite, table, concurrency)
                     : scenario.strategies().contains("export") || scenario.strategies().contains("import")
                     ? new BackupBench(broker, table, scenario, concurrency, readConcurrency)
-                    : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency);
+                    : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency,
+                            maxRate == null ? null : Map.of("read", maxRate));
             for (int i = 1; i <= runs; i++) {
                 for (String strategy : scenario.strategies()) {
                     Run run = runner.run(scenario.name(), strategy, i);
@@ -150,6 +158,9 @@ final class BenchCommand implements Callable<Integer> {
                             + " CPU %.1f s (%.0f µs a row), %s%n", run.strategy(), i, run.rows(), run.seconds(),
                             run.rowsPerSecond(), run.requests(), run.peakHeapMb(), run.cpuSeconds(),
                             run.cpuSecondsPerMillionRows(), outcome(run.strategy()));
+                    if (maxRate != null) {
+                        System.out.println("  " + RateHeld.describe(maxRate, run.seconds(), run.points()));
+                    }
                     results.add(run);
                 }
             }
@@ -189,7 +200,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** In-memory tables: a generated source (no memory per row) and a destination that checks every write. */
     record InMemoryRunner(EmbeddedKafkaBroker broker, Scenario scenario, GeneratedTable table, int inFlight,
-            int readInFlight)
+            int readInFlight, Map<String, Long> limits)
             implements BenchRunner {
         @Override
         public Run run(String name, String strategy, int index) {
@@ -201,10 +212,19 @@ final class BenchCommand implements Callable<Integer> {
             CheckingTable copy = new CheckingTable(table);
             destination.attach("copy", copy);
             Accounts accounts = new Accounts(alias -> null).register("source", source).register("destination", destination);
-            Measured measured = copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight);
+            Measured measured = limits == null
+                    ? copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight)
+                    // a capped run is measured as the service sees it: rows the source served, sampled every 250 ms
+                    : throughKafka(broker, accounts, copySpec(strategy, "copy", limits), inFlight, readInFlight,
+                            t -> source.rowsServed());
             if (!measured.totals().complete() || !copy.exact()) {
                 throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + copy.missing()
                         + " rows missing, " + copy.wrong() + " wrong writes");
+            }
+            if (scenario.limits().throttles()) {
+                ScanTotals t = measured.totals();
+                System.out.printf(Locale.ROOT, "  %,d requests throttled (503), %,d retried: %.4f retries a row%n",
+                        t.throttles(), t.retries(), (double) t.retries() / Math.max(1, t.rowsWritten()));
             }
             return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
                     source.requests() + destination.requests(), measured.peakHeapMb(), measured.cpuSeconds(), measured.points());
@@ -313,9 +333,14 @@ final class BenchCommand implements Callable<Integer> {
     /** A copy through the embedded broker and in-process workers, sampled every 250 ms for the chart. */
     static Measured copyThroughKafka(EmbeddedKafkaBroker broker, Accounts accounts, String strategy, String destination,
             int inFlight, int readInFlight) {
-        var spec = ScanSpecs.copy().from(new TableRef("source", "source")).to(new TableRef("destination", destination))
-                .pageSize(1000).strategy(ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT))).build();
-        return throughKafka(broker, accounts, spec, inFlight, readInFlight, ScanTotals::rowsWritten);
+        return throughKafka(broker, accounts, copySpec(strategy, destination, null), inFlight, readInFlight,
+                ScanTotals::rowsWritten);
+    }
+
+    /** A copy of the source into {@code destination} with this strategy, capped by {@code limits} (null: none). */
+    static io.tablescan.schema.ScanSpec copySpec(String strategy, String destination, Map<String, Long> limits) {
+        return ScanSpecs.copy().from(new TableRef("source", "source")).to(new TableRef("destination", destination))
+                .pageSize(1000).strategy(ScanStrategy.valueOf(strategy.toUpperCase(Locale.ROOT))).limits(limits).build();
     }
 
     /** A scan through the embedded broker and in-process workers, its {@code progress} sampled every 250 ms. */

@@ -51,11 +51,15 @@ final class ScanOptions {
                     + "value for the next one.")
     Instant since;
 
+    @CommandLine.Mixin
+    RateOptions rates = new RateOptions();
+
     /** Checks the options: one clear line for the first mistake, before anything is read. */
     void validate() {
         Checks.pageSize(pageSize);
         Checks.filter(rowFilter());
         Checks.select(select);
+        rates.validate();
         if (partitionPrefix != null && (fromPartition != null || toPartition != null)) {
             throw new UserError(UserError.USAGE, "give --partition-prefix or --from-partition/--to-partition, not both");
         }
@@ -77,7 +81,8 @@ final class ScanOptions {
     ScanSpecs.Copy applyTo(ScanSpecs.Copy spec) {
         String lower = partitionPrefix != null ? partitionPrefix : fromPartition;
         String upper = partitionPrefix != null ? Keys.successor(partitionPrefix) : toPartition;
-        return spec.pageSize(pageSize).strategy(strategy).filter(rowFilter()).select(select).partitions(lower, upper);
+        return spec.pageSize(pageSize).strategy(strategy).filter(rowFilter()).select(select).partitions(lower, upper)
+                .limits(rates.limits());
     }
 
     /** A time as ISO-8601: an instant with its offset (Z or +01:00), or a date (midnight UTC). */

@@ -74,8 +74,15 @@ public final class ScanSpecs {
         private String upperPartition;
         private Job job;
         private Map<String, String> options;
+        private Map<String, Long> limits;
 
         private Copy() {}
+
+        /** Rate caps by direction ("read", "write"), rows/s for all workers together (null: none). */
+        public Copy limits(Map<String, Long> limits) {
+            this.limits = limits;
+            return this;
+        }
 
         /** The table scanned. */
         public Copy from(TableRef source) {
@@ -140,6 +147,7 @@ public final class ScanSpecs {
                     .setLowerPartition(lowerPartition)
                     .setUpperPartition(upperPartition)
                     .setCreatedAtMillis(System.currentTimeMillis())
+                    .setLimits(limits)
                     .build();
         }
     }

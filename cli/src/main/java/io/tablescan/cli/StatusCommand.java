@@ -1,5 +1,8 @@
 package io.tablescan.cli;
 
+import io.tablescan.control.Throttle;
+import io.tablescan.rate.Direction;
+import io.tablescan.rate.ScanRates;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
@@ -7,6 +10,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,6 +60,7 @@ final class StatusCommand implements Callable<Integer> {
             ScanTotals t = watch ? knownOrStarted(reader, scanId) : known(reader, scanId);
             if (!watch) {
                 printer.summary(t);
+                caps(kafka, t);
                 return 0;
             }
             return printer.summary(wait.await(reader, scanId, ScanTotals::ended, printer));
@@ -93,6 +98,16 @@ final class StatusCommand implements Callable<Integer> {
             throw new UserError(UserError.NOT_FOUND, "no scan " + shown + " in the ledger (wrong id, or no ledger running?)");
         }
         return t;
+    }
+
+    /** A capped scan's caps now (as throttled) beside its rate. */
+    private static void caps(KafkaSettings kafka, ScanTotals t) {
+        if (t.spec() != null && ScanRates.capped(t.spec())) {
+            Map<String, Long> caps = Throttle.current(kafka, t.spec());
+            System.out.printf("  rate cap:      %s; now %,.0f rows/s, %,d throttled requests%n",
+                    RateOptions.describe(caps.get(Direction.READ.key), caps.get(Direction.WRITE.key)),
+                    t.rowsPerSecond(), t.throttles());
+        }
     }
 
     private void table(List<ScanTotals> scans) {

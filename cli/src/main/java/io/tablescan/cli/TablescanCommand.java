@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tablescan", mixinStandardHelpOptions = true, version = "tablescan 0.1.0",
         description = "Scans and copies Azure Table Storage tables in parallel through Kafka.",
         subcommands = {DemoCommand.class, CopyCommand.class, CountCommand.class, StartCommand.class, StatusCommand.class,
-            FailuresCommand.class, RetryCommand.class, CancelCommand.class, WorkerCommand.class, LedgerCommand.class,
+            FailuresCommand.class, RetryCommand.class, CancelCommand.class, ThrottleCommand.class, WorkerCommand.class, LedgerCommand.class,
             BrokerCommand.class, SampleCommand.class, BenchPlaceholder.class, HealthCommand.class, TestCommand.class,
             VerifyCommand.class, ExportCommand.class, ImportCommand.class, DeleteCommand.class})
 public final class TablescanCommand {

@@ -25,7 +25,7 @@ public final class ScanCanceller {
                 kafka.newProducer(kafka.namespace().group("cancel-" + UUID.randomUUID()))) {
             producer.initTransactions();
             producer.beginTransaction();
-            var control = new ScanControl(scanId, true, System.currentTimeMillis());
+            var control = new ScanControl(scanId, true, System.currentTimeMillis(), false, null, null);
             String controls = kafka.namespace().scanControl();
             String events = kafka.namespace().scanEvents();
             producer.send(new ProducerRecord<>(controls, key, serializer.serialize(controls, control)));

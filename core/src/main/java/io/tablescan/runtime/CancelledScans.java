@@ -66,7 +66,8 @@ public final class CancelledScans implements AutoCloseable {
 
     private void apply(ConsumerRecord<byte[], byte[]> record) {
         try {
-            if (record.value() != null && deserializer.deserialize(record.topic(), record.value()) instanceof ScanControl c) {
+            if (record.value() != null && deserializer.deserialize(record.topic(), record.value()) instanceof ScanControl c
+                    && !c.getThrottle()) { // a rate change (io.tablescan.rate) says nothing of cancels
                 if (c.getCancelled()) {
                     cancelled.add(c.getScanId());
                 } else {

@@ -118,9 +118,14 @@ public record Namespace(String name) {
         return topic("differences");
     }
 
+    /** Each process's demand on capped scans' rates (io.tablescan.rate): compacted, short-lived. */
+    public String rateDemand() {
+        return topic("rate-demand");
+    }
+
     public List<String> topics() {
         return List.of(prefixQueries(), partitionQueries(), entityBatches(), scanEvents(), deadLetters(), scans(),
-                scanControl(), differences());
+                scanControl(), differences(), rateDemand());
     }
 
     /**
@@ -134,7 +139,7 @@ public record Namespace(String name) {
 
     /** Topics that keep only the latest record per key. */
     public List<String> compacted() {
-        return List.of(scans(), scanControl());
+        return List.of(scans(), scanControl(), rateDemand());
     }
 
     /** The topic that carries work items of this kind. */

@@ -1,5 +1,6 @@
 package io.tablescan.runtime;
 
+import io.tablescan.rate.ScanRates;
 import io.tablescan.sink.SinkPlugins;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
@@ -37,6 +38,8 @@ public final class WorkerSettings {
     private final SinkPlugins plugins;
     /** The shared store of each account alias, opened on its first use (a cache, not a setting). */
     private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
+    /** This process's shares of capped scans' rates, started on the first capped item (a cache too). */
+    private ScanRates rates;
 
     public WorkerSettings(KafkaSettings kafka, Accounts accounts, int maxInFlight, RetryPolicy retry,
             int topicPartitions, Optional<Short> topicReplication) {
@@ -172,9 +175,26 @@ public final class WorkerSettings {
                 key -> TableStores.shared(accounts.get(alias), key, faults));
     }
 
-    /** The account's store for one item: retrying transient failures by this worker's policy, counted for it. */
+    /**
+     * The account's store for one item: retrying transient failures by this worker's policy, counted for it; for an
+     * item of a capped scan, its reads and writes take this process's share of the scan's caps.
+     */
     public TableStore store(String alias, RetryCounter counter) {
-        return TableStores.forItem(account(alias), retry, counter);
+        TableStore store = TableStores.forItem(account(alias), retry, counter);
+        if (counter instanceof ItemContext item && ScanRates.capped(item.spec())) {
+            return rates().limit(store, item.spec());
+        }
+        return store;
+    }
+
+    /** This process's shares of capped scans' rates, started on the first capped item. */
+    private ScanRates rates() {
+        synchronized (stores) {
+            if (rates == null) {
+                rates = new ScanRates(new RateDemandBoard(kafka), 1000);
+            }
+            return rates;
+        }
     }
 
     /** Creates the pipeline's topics if missing. */

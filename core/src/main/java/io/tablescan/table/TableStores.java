@@ -1,18 +1,22 @@
 package io.tablescan.table;
 
+import io.tablescan.rate.BackoffTableStore;
 import io.tablescan.spi.TableStore;
 
 /**
  * The one place where a service's store gets its wrappers, always in the same order: injected faults innermost
- * (they stand for the service), metering next (it counts what the service answered, faults included), retries
- * outermost (per item, so that each item's retries are counted for it).
+ * (they stand for the service), metering next (it counts what the service answered, faults included), back-off
+ * on throttling next (every attempt waits for its pace), retries outermost (per item, so that each item's retries are counted for it).
  */
 public final class TableStores {
     private TableStores() {}
 
-    /** A worker's view of an account, shared by all its items: injected faults (a testing aid), metered by alias. */
+    /**
+     * A worker's view of an account, shared by all its items: injected faults (a testing aid), metered by alias,
+     * slowing down when the service throttles (every attempt waits for the account's back-off pace).
+     */
     public static TableStore shared(TableStore service, String alias, FaultInjectingTableStore.Faults faults) {
-        return new MeteredTableStore(FaultInjectingTableStore.wrap(service, faults), alias);
+        return new BackoffTableStore(new MeteredTableStore(FaultInjectingTableStore.wrap(service, faults), alias), alias);
     }
 
     /** One item's view of a shared store: transient failures retried by the worker's policy, counted for the item. */

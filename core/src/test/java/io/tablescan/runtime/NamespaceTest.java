@@ -16,7 +16,7 @@ class NamespaceTest {
         assertThat(ns).isEqualTo(Namespace.DEFAULT);
         assertThat(ns.topics()).containsExactly("tablescan.prefix-queries", "tablescan.partition-queries",
                 "tablescan.entity-batches", "tablescan.scan-events", "tablescan.dead-letters", "tablescan.scans",
-                "tablescan.scan-control", "tablescan.differences");
+                "tablescan.scan-control", "tablescan.differences", "tablescan.rate-demand");
         assertThat(WorkerRuntime.groupId(ns, "copy")).isEqualTo("tablescan-copy");
         assertThat(ns.ledger()).isEqualTo("tablescan-ledger");
         assertThat(ns.topic(ItemKind.ENTITY_BATCH)).isEqualTo("tablescan.entity-batches");
@@ -31,7 +31,7 @@ class NamespaceTest {
         assertThat(ns.topic(ItemKind.PREFIX_QUERY)).isEqualTo("team-b.prefix-queries");
         assertThat(ns.kindOf("team-b.partition-queries")).isEqualTo(ItemKind.PARTITION_QUERY);
         assertThat(ns.kindOf(Namespace.DEFAULT.partitionQueries())).as("another namespace's topic").isNull();
-        assertThat(ns.compacted()).containsExactly("team-b.scans", "team-b.scan-control");
+        assertThat(ns.compacted()).containsExactly("team-b.scans", "team-b.scan-control", "team-b.rate-demand");
         assertThat(WorkerRuntime.groupId(ns, "discovery")).isEqualTo("team-b-discovery");
         assertThat(ns.ledger()).isEqualTo("team-b-ledger");
     }

@@ -5,6 +5,7 @@ import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.EntityPage;
 import io.tablescan.schema.PartitionQuery;
 import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.RateDemand;
 import io.tablescan.schema.ScanControl;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanStatus;
@@ -23,7 +24,8 @@ public final class WireRecords {
             ScanEvent.getClassSchema(),
             ScanStatus.getClassSchema(),
             ScanControl.getClassSchema(),
-            Difference.getClassSchema());
+            Difference.getClassSchema(),
+            RateDemand.getClassSchema());
 
     static {
         // Avro 1.12 refuses to instantiate generated classes of packages it does not trust.

@@ -15,11 +15,16 @@ import java.util.Map;
 final class AccountPace {
     /** Partitions share paces by hash: a fair model of the hot ones, in bounded memory. */
     private static final int PARTITION_PACES = 4096;
+    /** How far ahead an account's or a partition's requests may be booked before it throttles (with throttles). */
+    private static final long BUSY_NANOS = 200_000_000L;
 
     private final Pace account;
     private final Pace[] partitions;
+    private final boolean throttles;
+    private final java.util.concurrent.atomic.AtomicLong over = new java.util.concurrent.atomic.AtomicLong();
 
     AccountPace(ScalabilityTargets targets) {
+        throttles = targets.throttles();
         account = targets.accountPerSecond() > 0 ? new Pace(targets.accountPerSecond()) : null;
         if (targets.partitionPerSecond() > 0) {
             partitions = new Pace[PARTITION_PACES];
@@ -31,6 +36,9 @@ final class AccountPace {
 
     /** Waits until the account and each partition touched have room for these entities. */
     void pace(List<Row> rows) {
+        if (throttles && busy(rows) && over.incrementAndGet() % 2 == 0) {
+            throw new TableStoreException("ServerBusy: the account is over its scalability targets", 503, true, null);
+        }
         long wait = reserve(rows);
         if (wait > 0) {
             try {
@@ -40,6 +48,15 @@ final class AccountPace {
                 throw new TableStoreException("interrupted", 0, true, e);
             }
         }
+    }
+
+    /** Whether the account or a partition touched is over its pace now (requests booked more than 200 ms ahead). */
+    private boolean busy(List<Row> rows) {
+        if (account != null && account.busy()) {
+            return true;
+        }
+        return partitions != null && rows.stream()
+                .anyMatch(row -> partitions[Math.floorMod(row.partitionKey().hashCode(), PARTITION_PACES)].busy());
     }
 
     /** Reserves room for these entities; returns how long the request must wait for it, in nanoseconds. */
@@ -66,6 +83,11 @@ final class AccountPace {
 
         Pace(int perSecond) {
             this.nanosPerEntity = 1e9 / perSecond;
+        }
+
+        /** Over its rate: requests already reserved more than {@link #BUSY_NANOS} ahead. */
+        synchronized boolean busy() {
+            return next - System.nanoTime() > BUSY_NANOS;
         }
 
         /** Reserves n entities' worth of time; returns how long the caller must wait for its slot. */

@@ -126,6 +126,7 @@ public final class InMemoryTableStore implements TableStore {
     private final Random random;
     private final Duration latency;
     private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong rowsServed = new AtomicLong();
 
     public InMemoryTableStore() {
         this(Adversary.NONE, Duration.ZERO);
@@ -139,6 +140,11 @@ public final class InMemoryTableStore implements TableStore {
 
     public long requests() {
         return requests.get();
+    }
+
+    /** Rows this account answered queries with, as the service would count them. */
+    public long rowsServed() {
+        return rowsServed.get();
     }
 
     /** Paces reads and writes like the service's per-account and per-partition targets, for this account alone. */
@@ -175,6 +181,7 @@ public final class InMemoryTableStore implements TableStore {
             page.add(project(row, rows.timestamp(row), options.select()));
         }
         pace.pace(page);
+        rowsServed.addAndGet(page.size());
         return new Page(page, next == null ? null : continuation(rows, next));
     }
 

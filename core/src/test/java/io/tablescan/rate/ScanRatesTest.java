@@ -1,0 +1,120 @@
+package io.tablescan.rate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.schema.RateDemand;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
+import io.tablescan.spi.KeyRange;
+import io.tablescan.spi.QueryOptions;
+import io.tablescan.spi.TableStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Processes sharing a scan's cap through a board (an in-memory one here; Kafka's in the integration tests). */
+class ScanRatesTest {
+    private static final int CAP = 2000;
+    private final Board board = new Board();
+    private final List<ScanRates> processes = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final FakeStore store = new FakeStore(0);
+    private final ScanSpec spec = ScanSpec.newBuilder().setScanId("scan-1").setSource(new TableRef("a", "src"))
+            .setPageSize(100).setPageBudget(5).setCreatedAtMillis(0).setLimits(Map.of("read", (long) CAP)).build();
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        stop.set(true);
+        for (Thread t : threads) {
+            t.join();
+        }
+        processes.forEach(ScanRates::close);
+    }
+
+    @Test
+    void threeProcessesTogetherStayAtTheCapAndAddingOneDoesNotRaiseIt() throws InterruptedException {
+        start(4);
+        start(4);
+        long rate = measure(3000, 5000);
+        assertThat(rate).as("two processes, rows/s").isBetween((long) (CAP * 0.85), (long) (CAP * 1.1));
+        start(8); // a newcomer with more demand than each of the others
+        long withThird = measure(3000, 5000);
+        assertThat(withThird).as("three processes, rows/s").isBetween((long) (CAP * 0.85), (long) (CAP * 1.1));
+    }
+
+    @Test
+    void aThrottleRecordChangesTheCapWithinSeconds() throws InterruptedException {
+        start(4);
+        start(4);
+        measure(2000, 3000);
+        board.throttles.put("scan-1", 500L);
+        long rate = measure(3000, 5000);
+        assertThat(rate).isBetween(400L, 550L);
+    }
+
+    /** Waits {@code settle} ms, then returns the rows/s read over the next {@code window} ms. */
+    private long measure(long settle, long window) throws InterruptedException {
+        Thread.sleep(settle); // time passing is what is measured here
+        long from = store.rowsRead.get();
+        long start = System.nanoTime();
+        Thread.sleep(window);
+        return (store.rowsRead.get() - from) * 1_000_000_000L / (System.nanoTime() - start);
+    }
+
+    /** A process with {@code n} threads reading the scan's source as fast as it lets them. */
+    private void start(int n) {
+        ScanRates rates = new ScanRates(board.process(), 200);
+        processes.add(rates);
+        for (int i = 0; i < n; i++) {
+            TableStore limited = rates.limit(store, spec);
+            Thread t = Thread.ofPlatform().daemon().start(() -> {
+                while (!stop.get()) {
+                    limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
+                }
+            });
+            threads.add(t);
+        }
+    }
+
+    /** Every process's demands in one map, as the rate-demand topic holds them. */
+    static final class Board {
+        final Map<String, RateDemand> demands = new ConcurrentHashMap<>();
+        final Map<String, Long> throttles = new ConcurrentHashMap<>();
+
+        Demands process() {
+            String id = UUID.randomUUID().toString();
+            return new Demands() {
+                @Override
+                public String process() {
+                    return id;
+                }
+
+                @Override
+                public void publish(List<RateDemand> mine) {
+                    mine.forEach(d -> demands.put(id + "/" + d.getScanId() + "/" + d.getDirection(), d));
+                }
+
+                @Override
+                public List<RateDemand> demands(String scanId, Direction direction, long now) {
+                    return demands.values().stream().filter(d -> d.getScanId().equals(scanId)
+                            && d.getDirection().equals(direction.key) && now - d.getTimeMillis() <= 3000).toList();
+                }
+
+                @Override
+                public Long throttle(String scanId, Direction direction) {
+                    return direction == Direction.READ ? throttles.get(scanId) : null;
+                }
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.tablescan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.control.ScanStarter;
+import io.tablescan.local.FreePorts;
+import io.tablescan.runner.TableComparer;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
+import io.tablescan.spi.Row;
+import io.tablescan.status.ScanTotals;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rate caps kept by all the processes of a scan together, measured from the ledger's events (what the workers
+ * committed, stamped by Kafka), not from what the processes say of their shares.
+ */
+class RateCapIT {
+    private static final long CAP = 400;
+    private static final long THROTTLED = 200;
+    private static final long WINDOW = 10_000;
+
+    @Test
+    void threeReadingProcessesTogetherKeepTheCapAndAThrottleChangesItWithinFiveSeconds() throws Exception {
+        var store = LocalServices.store();
+        List<Row> rows = rows(40, 250);
+        SampleTable.write(store, "ratesource", rows, 16);
+        int port = FreePorts.find();
+        try (ChildProcesses children = new ChildProcesses("rate-cap")) {
+            Process broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
+                    Files.createTempDirectory("tablescan-broker-").toString());
+            assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), broker::isAlive))
+                    .as("broker listening").isTrue();
+            Map<String, String> env = Map.of(
+                    "KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
+                    "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
+                    "TABLESCAN_TOPIC_PARTITIONS", "4");
+            // three reading processes (a discovery-worker, two partition-workers) share the read cap
+            children.start("discovery", env, "worker", "discovery");
+            children.start("partition-1", env, "worker", "partition");
+            children.start("partition-2", env, "worker", "partition");
+            children.start("copy", env, "worker", "copy");
+            children.start("ledger", env, "ledger");
+            KafkaSettings kafka = KafkaSettings.of("127.0.0.1:" + port);
+            ScanSpec built = ScanSpecs.copy().from(new TableRef("emulator", "ratesource"))
+                    .to(new TableRef("emulator", "ratecopy")).pageSize(50).limits(Map.of("read", CAP)).build();
+            // one page per item: each event holds at most 50 rows, fine grained for 10 s windows
+            ScanSpec spec = ScanSpec.newBuilder(built).setPageBudget(1).build();
+            try (Admin admin = Admin.create(kafka.admin())) {
+                assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
+            }
+            ScanStarter.start(kafka, spec);
+            ScanAwait.until(kafka, spec.getScanId(), t -> t.rowsRead() >= 6_500 || t.ended(), Duration.ofMinutes(3));
+            long throttledAt = System.currentTimeMillis();
+            Cli.Run run = Cli.run("throttle", spec.getScanId(), "--max-rate", Long.toString(THROTTLED), "--kafka",
+                    "127.0.0.1:" + port);
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            Cli.Run status = Cli.run("status", spec.getScanId(), "--kafka", "127.0.0.1:" + port);
+            assertThat(status.out()).contains("rate cap:      reads 200 rows/s");
+            ScanTotals totals = ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(5));
+
+            assertThat(totals.complete()).isTrue();
+            assertThat(totals.rowsWritten()).isEqualTo(rows.size());
+            assertThat(TableComparer.compare(store, "ratesource", store, "ratecopy").equal()).isTrue();
+
+            List<long[]> reads = rowsRead(kafka, spec.getScanId());
+            long first = reads.get(0)[0];
+            long last = reads.get(reads.size() - 1)[0];
+            StringBuilder perSecond = new StringBuilder("rows read a second from the first event (throttle at +"
+                    + (throttledAt - first) / 1000 + " s):");
+            for (long s = first; s <= last; s += 1000) {
+                perSecond.append(' ').append(sum(reads, s, s + 1000));
+            }
+            System.out.println(perSecond);
+            assertThat(throttledAt - first).as("a cap held long enough to measure").isGreaterThan(WINDOW + 5_000);
+            for (long from = first; from + WINDOW <= last; from += 500) {
+                long read = sum(reads, from, from + WINDOW);
+                boolean before = from + WINDOW <= throttledAt;
+                boolean after = from >= throttledAt + 5_000;
+                if (before) {
+                    assertThat(read).as("rows read in 10 s from +%d ms", from - first).isLessThanOrEqualTo(CAP * 11);
+                }
+                if (before && from >= first + 5_000) {
+                    assertThat(read).as("rows read in 10 s from +%d ms", from - first).isGreaterThan(CAP * 8);
+                }
+                if (after) {
+                    assertThat(read).as("rows read in 10 s from 5 s after the throttle, +%d ms", from - throttledAt)
+                            .isLessThanOrEqualTo(THROTTLED * 11);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aLocalCopyKeepsItsCaps() {
+        var store = LocalServices.store();
+        List<Row> rows = rows(12, 500);
+        SampleTable.write(store, "ratelocal", rows, 16);
+        long start = System.nanoTime();
+        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "ratelocal", "--dest-table", "ratelocalcopy", "--page-size", "100",
+                "--max-rate", "300", "--max-write-rate", "300");
+        long millis = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(TableComparer.compare(store, "ratelocal", store, "ratelocalcopy").equal()).isTrue();
+        // 6,000 rows at 300 rows/s, within 10%: at least 18 s (uncapped, this copy takes a few seconds)
+        assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 330);
+    }
+
+    /** {@code partitions} partitions of {@code each} sample rows. */
+    static List<Row> rows(int partitions, int each) {
+        Random random = new Random(7);
+        List<Row> rows = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            for (int r = 0; r < each; r++) {
+                rows.add(SampleTable.row(String.format("p%03d", p), String.format("r%05d", r), random));
+            }
+        }
+        return rows;
+    }
+
+    /** Every committed event's time (Kafka's timestamp) and rows read, in time order. */
+    static List<long[]> rowsRead(KafkaSettings kafka, String scanId) {
+        List<long[]> reads = new ArrayList<>();
+        var deserializer = kafka.valueDeserializer();
+        try (Consumer<byte[], byte[]> consumer = kafka.newReader()) {
+            List<TopicPartition> partitions = Topics.partitions(consumer, kafka.namespace().scanEvents());
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Topics.readToEnd(consumer, consumer.endOffsets(partitions), record -> {
+                if (deserializer.deserialize(record.topic(), record.value()) instanceof ScanEvent e
+                        && e.getScanId().equals(scanId) && e.getRowsRead() > 0) {
+                    reads.add(new long[] {record.timestamp(), e.getRowsRead()});
+                }
+            });
+        }
+        reads.sort((a, b) -> Long.compare(a[0], b[0]));
+        return reads;
+    }
+
+    static long sum(List<long[]> reads, long from, long to) {
+        return reads.stream().filter(r -> r[0] >= from && r[0] < to).mapToLong(r -> r[1]).sum();
+    }
+
+    private static boolean topicsExist(Admin admin) {
+        try {
+            return admin.listTopics().names().get().containsAll(io.tablescan.runtime.Namespace.DEFAULT.topics());
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}
