@@ -59,10 +59,7 @@ public final class DifferenceReport {
             Deserializer<SpecificRecord> deserializer = kafka.valueDeserializer();
             try (Consumer<byte[], byte[]> consumer = kafka.newReader()) {
                 List<TopicPartition> partitions = Topics.partitions(consumer, kafka.namespace().differences());
-                consumer.assign(partitions);
-                consumer.seekToBeginning(partitions);
-                Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-                Topics.readToEnd(consumer, ends, record -> {
+                Topics.readFromStart(consumer, partitions, record -> {
                     if (record.key() == null || !scanId.equals(new String(record.key(), StandardCharsets.UTF_8))) {
                         return;
                     }

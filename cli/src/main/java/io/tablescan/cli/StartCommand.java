@@ -71,6 +71,13 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             + "only, deleting nothing (see copy --changed-only).")
     boolean changedOnly;
 
+    @Option(names = "--delete", description = "Seed a delete instead of a copy: delete the rows of the source the "
+            + "options select (see delete: --older-than, --all, --dry-run, --yes; no target).")
+    boolean delete;
+
+    @Mixin
+    DeleteCommand.Choice deleting = new DeleteCommand.Choice();
+
     @Option(names = "--report", paramLabel = "FILE", description = "With --wait and --verify, --mirror or "
             + "--changed-only: write every difference to FILE, one JSON object a line (default: none).")
     java.nio.file.Path report;
@@ -78,8 +85,11 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
-        target.validate();
-        scan.validate();
+        Job deleteJob = delete ? deleteJob() : null;
+        if (deleteJob == null) {
+            target.validate();
+            scan.validate();
+        }
         Checks.accountAlias("--source-account", sourceAccount);
         if (destAccount != null) {
             Checks.accountAlias("--dest-account", destAccount);
@@ -87,17 +97,21 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.USAGE, "--dest-table needs --dest-account ALIAS");
         }
         wait.only(await, "--wait");
-        Job job = job();
+        Job job = deleteJob != null ? deleteJob : job();
         if (report != null && !(job.readsDestination() && await)) {
             throw new UserError(UserError.USAGE, "--report goes with --wait and --verify, --mirror or --changed-only");
         }
         DifferenceReport.checkWritable(report);
-        target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
+        if (deleteJob == null) {
+            target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
+        }
         Accounts local = new Accounts(env::get);
         if (target.toTable()) {
             Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, target.destTable);
         }
-        target.checkTopic(cluster.configured().namespace());
+        if (deleteJob == null) {
+            target.checkTopic(cluster.configured().namespace());
+        }
         int partitions = topicPartitions(env);
         Optional<Short> replication = topicReplication(env);
         KafkaSettings settings = cluster.settings();
@@ -108,10 +122,15 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         if (target.toTable() && local.configured(destAccount) && !job.readsDestination()) {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
+        if (deleteJob != null) {
+            deleting.confirm(sourceAccount, sourceTable);
+        }
         try (Admin admin = settings.newAdmin()) {
             Topics.ensure(admin, settings.namespace(), partitions, replication, Duration.ofSeconds(60));
         }
-        var spec = scan.applyTo(target.applyTo(ScanSpecs.of(job, Map.of())
+        var spec = deleteJob != null ? scan.applyTo(ScanSpecs.of(job, deleting.options(scan))
+                .from(new TableRef(sourceAccount, sourceTable))).build()
+                : scan.applyTo(target.applyTo(ScanSpecs.of(job, Map.of())
                 .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
@@ -129,8 +148,21 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
     }
 
+    /** A delete (--delete): no target, no other job; its selection checked as the delete command's. */
+    private Job deleteJob() {
+        if (verify || mirror || changedOnly || target.destTable != null || target.toTopic != null
+                || target.sinkType != null || destAccount != null) {
+            throw new UserError(UserError.USAGE, "--delete takes no other job and no target: it deletes rows of the "
+                    + "source");
+        }
+        return deleting.job(scan, "--delete");
+    }
+
     /** The job the flags choose, checked by its own rules: the same as the local commands'. */
     private Job job() {
+        if (deleting.olderThan != null || deleting.all || deleting.dryRun || deleting.yes) {
+            throw new UserError(UserError.USAGE, "--older-than, --all, --dry-run and --yes go with --delete");
+        }
         if ((verify ? 1 : 0) + (mirror ? 1 : 0) + (changedOnly ? 1 : 0) > 1) {
             throw new UserError(UserError.USAGE, "give at most one of --verify, --mirror and --changed-only");
         }

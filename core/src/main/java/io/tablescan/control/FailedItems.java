@@ -109,19 +109,16 @@ public final class FailedItems implements AutoCloseable {
                 consumer.seek(tp, committed.offset());
             }
         }
-        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-        Topics.readToEnd(consumer, ends, record -> {
-            TopicPartition tp = new TopicPartition(record.topic(), record.partition());
-            if (record.offset() >= ends.get(tp) // a later letter belongs to the next retry
-                    || !scanId.equals(DeadLetters.header(record.headers(), DeadLetters.SCAN_ID))
+        return Topics.readToEnd(consumer, record -> { // a letter past the end belongs to the next retry
+            if (!scanId.equals(DeadLetters.header(record.headers(), DeadLetters.SCAN_ID))
                     || kafka.namespace().kindOf(DeadLetters.header(record.headers(), DeadLetters.ORIGINAL_TOPIC)) == null) {
-                return;
+                return true;
             }
-            OffsetAndMetadata committed = retriedUpTo.get(tp);
+            OffsetAndMetadata committed = retriedUpTo.get(new TopicPartition(record.topic(), record.partition()));
             failures.add(failure(record, committed != null && record.offset() < committed.offset()));
             records.add(record);
+            return true;
         });
-        return ends;
     }
 
     private static Failure failure(ConsumerRecord<byte[], byte[]> r, boolean retried) {

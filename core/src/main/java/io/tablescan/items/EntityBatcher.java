@@ -60,22 +60,28 @@ public final class EntityBatcher {
         String firstRow = rows.get(0).rowKey();
         String lastRow = rows.get(rows.size() - 1).rowKey();
         return new EntityBatch(ItemIds.of(spec.getScanId(), "batch", partition, firstRow, lastRow), spec, partition,
-                entities, List.of());
+                entities, List.of(), List.of());
     }
 
-    /** A mirror's batches that delete these destination rows, at most {@value #MAX_ROWS} of one partition each. */
+    /**
+     * Batches that delete these rows (a mirror's of the destination, a delete job's of the source), at most
+     * {@value #MAX_ROWS} of one partition each, each delete conditional on the ETag its row was read with.
+     */
     public static List<EntityBatch> deletes(ScanSpec spec, List<Row> rows) {
         List<EntityBatch> batches = new ArrayList<>();
         List<String> rowKeys = new ArrayList<>();
+        List<String> etags = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             Row row = rows.get(i);
             rowKeys.add(row.rowKey());
+            etags.add(row.etag());
             boolean last = i + 1 == rows.size() || !rows.get(i + 1).partitionKey().equals(row.partitionKey());
             if (last || rowKeys.size() == MAX_ROWS) {
                 String pk = row.partitionKey();
                 batches.add(new EntityBatch(ItemIds.of(spec.getScanId(), "delete", pk, rowKeys.get(0), row.rowKey()),
-                        spec, pk, List.of(), List.copyOf(rowKeys)));
+                        spec, pk, List.of(), List.copyOf(rowKeys), new ArrayList<>(etags)));
                 rowKeys.clear();
+                etags.clear();
             }
         }
         return batches;

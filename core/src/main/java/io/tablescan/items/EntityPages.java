@@ -59,7 +59,8 @@ public final class EntityPages {
     static EntityPage page(List<EntityBatch> batches) {
         List<PagePart> parts = new ArrayList<>(batches.size());
         for (EntityBatch batch : batches) {
-            parts.add(new PagePart(batch.getPartitionKey(), batch.getEntities(), batch.getDeletes()));
+            parts.add(new PagePart(batch.getPartitionKey(), batch.getEntities(), batch.getDeletes(),
+                    batch.getDeleteEtags()));
         }
         EntityBatch first = batches.getFirst();
         return new EntityPage(ItemIds.of(first.getSpec().getScanId(), "page", first.getItemId(),

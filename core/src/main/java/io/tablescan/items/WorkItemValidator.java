@@ -11,6 +11,7 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.sink.SinkRefs;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.TableNames;
+import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -36,10 +37,11 @@ public final class WorkItemValidator {
             case PartitionQuery q -> spec(q.getSpec());
             case EntityBatch b -> {
                 spec(b.getSpec());
-                if (!b.getDeletes().isEmpty()) { // a mirror's deletes: rows or deletes, never both
+                if (!b.getDeletes().isEmpty()) { // a mirror's or delete's: rows or deletes, never both
                     if (!b.getEntities().isEmpty() || b.getDeletes().size() > EntityBatcher.MAX_ROWS
-                            || !b.getSpec().getMirror()) {
-                        throw new InvalidItemException("a delete batch holds 1 to 100 RowKeys of a mirror, and no rows");
+                            || !deletes(b.getSpec()) || etagsOff(b.getDeletes(), b.getDeleteEtags())) {
+                        throw new InvalidItemException("a delete batch holds 1 to 100 RowKeys (and their ETags) of a "
+                                + "mirror or a job that deletes, and no rows");
                     }
                 } else if (b.getEntities().isEmpty() || b.getEntities().size() > EntityBatcher.MAX_ROWS) {
                     throw new InvalidItemException("an entity batch holds 1 to 100 rows, got " + b.getEntities().size());
@@ -51,7 +53,7 @@ public final class WorkItemValidator {
                     throw new InvalidItemException("an entity page holds at least one part");
                 }
                 for (PagePart part : p.getParts()) {
-                    part(part, p.getSpec().getMirror());
+                    part(part, deletes(p.getSpec()));
                 }
             }
             default -> throw new InvalidItemException("not a work item: " + item.getSchema().getFullName());
@@ -59,14 +61,29 @@ public final class WorkItemValidator {
     }
 
     /** A page's part is checked as the entity batch it was. */
-    private static void part(PagePart part, boolean mirror) {
+    private static void part(PagePart part, boolean deletes) {
         if (!part.getDeletes().isEmpty()) {
-            if (!part.getEntities().isEmpty() || part.getDeletes().size() > EntityBatcher.MAX_ROWS || !mirror) {
-                throw new InvalidItemException("a delete part holds 1 to 100 RowKeys of a mirror, and no rows");
+            if (!part.getEntities().isEmpty() || part.getDeletes().size() > EntityBatcher.MAX_ROWS || !deletes
+                    || etagsOff(part.getDeletes(), part.getDeleteEtags())) {
+                throw new InvalidItemException("a delete part holds 1 to 100 RowKeys (and their ETags) of a mirror "
+                        + "or a job that deletes, and no rows");
             }
         } else if (part.getEntities().isEmpty() || part.getEntities().size() > EntityBatcher.MAX_ROWS) {
             throw new InvalidItemException("a page's part holds 1 to 100 rows, got " + part.getEntities().size());
         }
+    }
+
+    /**
+     * Whether the spec may carry deletes: a mirror's, or one that names its job (the jobs live above this package;
+     * the copy-worker refuses deletes of a job that deletes nothing, see {@code Job#deletesFrom}).
+     */
+    private static boolean deletes(ScanSpec spec) {
+        return spec.getMirror() || spec.getJob() != null;
+    }
+
+    /** ETags go with the RowKeys one for one, or are absent (a record of a version before them: unconditional). */
+    private static boolean etagsOff(List<String> rowKeys, List<String> etags) {
+        return !etags.isEmpty() && etags.size() != rowKeys.size();
     }
 
     private static void spec(ScanSpec spec) {

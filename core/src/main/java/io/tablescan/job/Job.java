@@ -2,6 +2,7 @@ package io.tablescan.job;
 
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import java.util.List;
 import java.util.Set;
@@ -54,6 +55,14 @@ public interface Job {
     /** Whether the job writes rows (to a table or sink); false for one that only reads. */
     default boolean writes() {
         return true;
+    }
+
+    /**
+     * The table this job's delete batches delete from (a mirror's destination), with the ETags the rows were read
+     * with; null when the job deletes nothing (a delete batch of it is refused).
+     */
+    default TableRef deletesFrom(ScanSpec spec) {
+        return null;
     }
 
     /** What a read step does with the rows it read: the items to emit (in its transaction) and its counts. */

@@ -10,6 +10,7 @@ import io.tablescan.runtime.ItemHandler;
 import io.tablescan.schema.DifferenceKind;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
+import io.tablescan.schema.TableRef;
 import io.tablescan.status.Counters;
 import io.tablescan.status.ScanTotals;
 import java.util.EnumMap;
@@ -55,13 +56,18 @@ public final class MirrorJob implements Job {
     }
 
     @Override
+    public TableRef deletesFrom(ScanSpec spec) {
+        return spec.getDestination();
+    }
+
+    @Override
     public ItemHandler.Result afterRead(ReadStep step) {
         return Comparison.compare(step, true, true);
     }
 
     @Override
     public List<String> counters() {
-        return List.of(Counters.MISSING, Counters.DIFFERENT, Counters.EXTRA, Counters.DELETED);
+        return List.of(Counters.MISSING, Counters.DIFFERENT, Counters.EXTRA, Counters.DELETED, Counters.SKIPPED);
     }
 
     /** A copy's lines without a next --since (a mirror takes none), then what it wrote and deleted. */
@@ -79,8 +85,14 @@ public final class MirrorJob implements Job {
         out.out().printf("%s: %s, %,d different (%,d written); %,d unchanged (not written); %,d extra, %s%n",
                 keeps ? "changed only" : "mirror", plural(missing, "row was missing", "rows were missing"), different,
                 t.rowsWritten(), unchanged(t), t.counter(Counters.EXTRA), keeps ? "kept"
-                        : String.format("%,d deleted", t.counter(Counters.DELETED)));
+                        : String.format("%,d deleted", t.counter(Counters.DELETED)) + conflicts(t));
         return code;
+    }
+
+    /** The extra rows kept because they were written after the comparer read them ("" when none). */
+    private static String conflicts(ScanTotals t) {
+        long skipped = t.counter(Counters.SKIPPED);
+        return skipped == 0 ? "" : String.format(" (%,d kept: changed since read)", skipped);
     }
 
     /** A dry run's findings (a verify's), told as what the mirror would do. */

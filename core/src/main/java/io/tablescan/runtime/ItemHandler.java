@@ -21,6 +21,13 @@ public interface ItemHandler<T extends SpecificRecord> {
         return false;
     }
 
+    /**
+     * The commit point: called by the worker's loop before each transaction that commits finished items, so
+     * what the handler's sinks buffered for them is made durable. Throwing aborts the transaction: its items,
+     * and every other one of the worker not committed yet, are replayed.
+     */
+    default void flush() {}
+
     /** Releases what the handler holds (the copy-worker's sinks) when its worker stops. */
     default void close() {}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -77,13 +78,51 @@ public final class Topics {
     }
 
     /**
-     * Polls the assigned partitions from their current positions until each reaches its offset in
-     * {@code ends}, handing every polled record to {@code each} (the last poll may go past an end).
+     * Reads {@code partitions} from their beginning to their committed end as of now: see
+     * {@link #readToEnd(Consumer, Predicate)}.
      */
+    public static void readFromStart(Consumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
+            java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        readToEnd(consumer, record -> {
+            each.accept(record);
+            return true;
+        });
+    }
+
+    /**
+     * Reads the partitions assigned to {@code consumer}, from their current positions, to their ends as of now (a
+     * read_committed consumer's: the end of what is committed), handing each record below its end to {@code each}
+     * until it returns false (records written later are left alone).
+     *
+     * @return the ends read to
+     */
+    public static Map<TopicPartition, Long> readToEnd(Consumer<byte[], byte[]> consumer,
+            Predicate<ConsumerRecord<byte[], byte[]>> each) {
+        Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment());
+        read(consumer, ends, each);
+        return ends;
+    }
+
+    /** As {@link #readToEnd(Consumer, Predicate)}, to {@code ends} already known, handing on every record below them. */
     public static void readToEnd(Consumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends,
             java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        read(consumer, ends, record -> {
+            each.accept(record);
+            return true;
+        });
+    }
+
+    private static void read(Consumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends,
+            Predicate<ConsumerRecord<byte[], byte[]>> each) {
         while (ends.entrySet().stream().anyMatch(end -> consumer.position(end.getKey()) < end.getValue())) {
-            consumer.poll(Duration.ofMillis(200)).forEach(each);
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                Long end = ends.get(new TopicPartition(record.topic(), record.partition()));
+                if (end != null && record.offset() < end && !each.test(record)) {
+                    return;
+                }
+            }
         }
     }
 

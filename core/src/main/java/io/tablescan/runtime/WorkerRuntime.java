@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * worker's {@link ItemThreads} (virtual for writes, platform for reads); every {@link #COMMIT_INTERVAL} the
  * finished ones' outputs, their dead letters, one scan event per scan and each partition's progress (see
  * {@link PartitionProgress}) are committed in one Kafka transaction, so a slow record holds up nothing but its
- * own commit. A failure before the commit aborts it and rewinds, so every record is
+ * own commit. Before it, the handler's sinks make the rows they were given durable ({@link ItemHandler#flush}).
+ * A failure of either aborts it and rewinds, so every record is
  * processed until its effects are committed: at least once, and exactly once for everything written to Kafka.
  *
  * <p>The transaction is {@link TransactionalOutput}'s, the records in hand {@link InFlightItems}'s, the chains a
@@ -272,6 +273,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         if (!pending.any() && offsets.isEmpty()) {
             return;
         }
+        if (pending.any() && !flushed()) {
+            rewind();
+            return;
+        }
         if (!output.commit(pending.records(namespace.scanEvents(), serializer), offsets, consumer::groupMetadata)) {
             rewind();
             return;
@@ -285,6 +290,17 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             }
         });
         pending.clear(); // drops the links not taken in hand
+    }
+
+    /** The handler's commit point (its sinks' flush) before the transaction; false when it failed. */
+    private boolean flushed() {
+        try {
+            handler.flush();
+            return true;
+        } catch (RuntimeException | LinkageError e) { // a plugin's broken dependency too: replayed, not fatal
+            LOG.warn("{} worker: a sink's commit point failed ({}), replaying", worker, e.toString());
+            return false;
+        }
     }
 
     /** After an abort: uncommitted work is forgotten and fetched again. */

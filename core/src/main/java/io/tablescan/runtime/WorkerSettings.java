@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * A worker's configuration, from environment variables (the same names in docker-compose and the README):
  * {@code KAFKA_*} client settings, {@code TABLESCAN_ACCOUNT_<ALIAS>_CONNECTION_STRING} per account, and
  * {@code TABLESCAN_MAX_IN_FLIGHT}, {@code TABLESCAN_READ_IN_FLIGHT}, {@code TABLESCAN_MAX_ATTEMPTS}, {@code TABLESCAN_TOPIC_PARTITIONS},
- * {@code TABLESCAN_TOPIC_REPLICATION}, {@code TABLESCAN_PLUGINS}.
+ * {@code TABLESCAN_TOPIC_REPLICATION}, {@code TABLESCAN_PLUGINS}. Immutable: each {@code with} method returns a
+ * copy (with stores of its own, opened as it asks).
  */
 public final class WorkerSettings {
     public static final String MAX_IN_FLIGHT = "TABLESCAN_MAX_IN_FLIGHT";
@@ -30,24 +31,35 @@ public final class WorkerSettings {
     private final KafkaSettings kafka;
     private final Accounts accounts;
     private final int maxInFlight;
-    private int readInFlight;
+    private final int readInFlight;
     private final RetryPolicy retry;
     private final int topicPartitions;
     private final Optional<Short> topicReplication;
+    private final FaultInjectingTableStore.Faults faults;
+    private final SinkPlugins plugins;
+    /** The shared store of each account alias, opened on its first use (a cache, not a setting). */
     private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
-    private FaultInjectingTableStore.Faults faults = FaultInjectingTableStore.Faults.NONE;
-    private SinkPlugins plugins = SinkPlugins.NONE;
+    /** This process's shares of capped scans' rates, started on the first capped item (a cache too). */
     private ScanRates rates;
 
     public WorkerSettings(KafkaSettings kafka, Accounts accounts, int maxInFlight, RetryPolicy retry,
             int topicPartitions, Optional<Short> topicReplication) {
+        this(kafka, accounts, maxInFlight, maxInFlight, retry, topicPartitions, topicReplication,
+                FaultInjectingTableStore.Faults.NONE, SinkPlugins.NONE);
+    }
+
+    private WorkerSettings(KafkaSettings kafka, Accounts accounts, int maxInFlight, int readInFlight,
+            RetryPolicy retry, int topicPartitions, Optional<Short> topicReplication,
+            FaultInjectingTableStore.Faults faults, SinkPlugins plugins) {
         this.kafka = kafka;
         this.accounts = accounts;
         this.maxInFlight = maxInFlight;
-        this.readInFlight = maxInFlight;
+        this.readInFlight = readInFlight;
         this.retry = retry;
         this.topicPartitions = topicPartitions;
         this.topicReplication = topicReplication;
+        this.faults = faults;
+        this.plugins = plugins;
     }
 
     public KafkaSettings kafka() {
@@ -72,9 +84,10 @@ public final class WorkerSettings {
         return readInFlight;
     }
 
+    /** These settings with {@code readInFlight} reads in flight. */
     public WorkerSettings withReadInFlight(int readInFlight) {
-        this.readInFlight = readInFlight;
-        return this;
+        return new WorkerSettings(kafka, accounts, maxInFlight, readInFlight, retry, topicPartitions, topicReplication,
+                faults, plugins);
     }
 
     public static WorkerSettings fromEnvironment(Map<String, String> env) {
@@ -95,15 +108,16 @@ public final class WorkerSettings {
         return plugins;
     }
 
+    /** These settings with sink providers from {@code plugins}. */
     public WorkerSettings withPlugins(SinkPlugins plugins) {
-        this.plugins = plugins;
-        return this;
+        return new WorkerSettings(kafka, accounts, maxInFlight, readInFlight, retry, topicPartitions, topicReplication,
+                faults, plugins);
     }
 
-    /** Injects table faults (a testing aid): every store this worker opens from now on fails some requests. */
+    /** These settings with table faults injected (a testing aid): every store they open fails some requests. */
     public WorkerSettings withFaults(FaultInjectingTableStore.Faults faults) {
-        this.faults = faults;
-        return this;
+        return new WorkerSettings(kafka, accounts, maxInFlight, readInFlight, retry, topicPartitions, topicReplication,
+                faults, plugins);
     }
 
     /** Settings for a local run: an embedded broker and accounts bound in code. */
@@ -122,7 +136,6 @@ public final class WorkerSettings {
                 Topics.LOCAL_PARTITIONS, Optional.empty());
     }
 
-    /** A positive whole-number setting, or the fallback when unset; a clear error otherwise. */
     /** {@code TABLESCAN_TOPIC_REPLICATION}, or empty for the cluster's ({@link TopicReplication#of}). */
     public static Optional<Short> topicReplication(Map<String, String> env) {
         String replication = env.get(TOPIC_REPLICATION);
@@ -137,6 +150,7 @@ public final class WorkerSettings {
         return Optional.of((short) replicas);
     }
 
+    /** A positive whole-number setting, or the fallback when unset; a clear error otherwise. */
     public static int positive(Map<String, String> env, String name, int fallback) {
         String value = env.get(name);
         if (value == null || value.isBlank()) {

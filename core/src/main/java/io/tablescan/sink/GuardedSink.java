@@ -11,13 +11,15 @@ import io.tablescan.table.RetryPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * The runtime's guarantees around any sink, so a sink need not implement them: prepared once before its first
- * write (again after a failed prepare), and transient {@link SinkException}s retried with the worker's backoff,
- * each retry counted for the item being written. Other exceptions pass unchanged: they are permanent.
+ * write (again after a failed prepare), flushed only when written to since its last flush, and transient
+ * {@link SinkException}s retried with the worker's backoff, each retry counted for the item being written. Other
+ * exceptions pass unchanged: they are permanent.
  */
 public final class GuardedSink implements AutoCloseable {
     /** A sink's retried writes (the table sink's included: its store does not retry); table reads retry below. */
@@ -27,6 +29,8 @@ public final class GuardedSink implements AutoCloseable {
     private final RowSink sink;
     private final RetryPolicy retry;
     private volatile boolean prepared;
+    /** Written to since its last flush. */
+    private final AtomicBoolean unflushed = new AtomicBoolean();
 
     GuardedSink(RowSink sink, RetryPolicy retry) {
         this.sink = sink;
@@ -57,12 +61,32 @@ public final class GuardedSink implements AutoCloseable {
      */
     public int write(List<Row> rows, RetryCounter counter, SinkOutput output) {
         prepare(counter);
+        unflushed.set(true); // before the write: one running during a flush is flushed again next time
         return retried(counter, () -> {
             Attempt attempt = new Attempt();
             int requests = sink.write(rows, attempt);
             attempt.published.forEach(record -> record.accept(output));
             return requests;
         });
+    }
+
+    /**
+     * The sink's commit point, if it was written to since its last one, retrying transient failures.
+     *
+     * @throws FailedWriteException when it failed for good (it is tried again at the next flush)
+     */
+    public void flush() {
+        if (unflushed.getAndSet(false)) {
+            try {
+                retried(RetryCounter.NONE, () -> { // retries belong to no one item: counted in the metric alone
+                    sink.flush();
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                unflushed.set(true);
+                throw e;
+            }
+        }
     }
 
     /** What one attempt published, handed on only if it succeeds. */

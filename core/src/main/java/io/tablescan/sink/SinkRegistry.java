@@ -14,6 +14,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -82,13 +83,33 @@ public final class SinkRegistry implements AutoCloseable {
         return sinks.computeIfAbsent(ref, r -> new GuardedSink(provider.create(contexts.apply(r)), retry));
     }
 
+    /**
+     * The commit point of every sink written to since its last one, before the worker commits the items whose
+     * rows they were given.
+     *
+     * @throws RuntimeException the first sink's failure ({@link FailedWriteException} for a {@link SinkException});
+     *     the other sinks are flushed all the same
+     */
+    public void flush() {
+        forEach(GuardedSink::flush);
+    }
+
     /** Closes every sink; one that fails to close does not keep the others open. */
     @Override
     public void close() {
+        try {
+            forEach(GuardedSink::close);
+        } finally {
+            sinks.clear();
+        }
+    }
+
+    /** Calls {@code action} on every sink, then throws the first failure, the others suppressed in it. */
+    private void forEach(Consumer<GuardedSink> action) {
         RuntimeException first = null;
         for (GuardedSink sink : sinks.values()) {
             try {
-                sink.close();
+                action.accept(sink);
             } catch (RuntimeException e) {
                 if (first == null) {
                     first = e;
@@ -97,7 +118,6 @@ public final class SinkRegistry implements AutoCloseable {
                 }
             }
         }
-        sinks.clear();
         if (first != null) {
             throw first;
         }

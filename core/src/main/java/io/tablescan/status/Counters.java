@@ -17,6 +17,8 @@ public final class Counters {
     public static final String EXTRA = "extra";
     /** Destination rows deleted. */
     public static final String DELETED = "deleted";
+    /** Rows to delete kept: they changed since they were read. */
+    public static final String SKIPPED = "skipped";
 
     private Counters() {}
 

@@ -61,15 +61,12 @@ public final class ScanStatusReader implements AutoCloseable {
             }
             consumer.seek(partition, found.offset());
         }
-        long end = consumer.endOffsets(List.of(partition)).get(partition);
-        while (consumer.position(partition) < end) {
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                if (record.offset() < end && record.key() != null && Arrays.equals(key, record.key())) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        boolean[] found = {false};
+        Topics.readToEnd(consumer, record -> {
+            found[0] = record.key() != null && Arrays.equals(key, record.key());
+            return !found[0]; // stops at the scan's first event
+        });
+        return found[0];
     }
 
     /** The scan's latest status, or a view with no status when the ledger has no record of it. */
@@ -141,10 +138,8 @@ public final class ScanStatusReader implements AutoCloseable {
     }
 
     private Map<String, ScanStatus> readToEnd(List<TopicPartition> partitions) {
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
         Map<String, ScanStatus> latest = new LinkedHashMap<>();
-        Topics.readToEnd(consumer, consumer.endOffsets(partitions), record -> {
+        Topics.readFromStart(consumer, partitions, record -> {
             ScanStatus status = decode(record, null);
             if (status != null) {
                 latest.put(status.getScanId(), status);

@@ -64,6 +64,11 @@ abstract class InterceptingTableStore implements TableStore {
     }
 
     @Override
+    public final Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
+        return call("delete", () -> store.deleteIfUnchanged(table, partitionKey, rows));
+    }
+
+    @Override
     public final boolean tableExists(String table) {
         return call("exists", () -> store.tableExists(table));
     }

@@ -109,12 +109,12 @@ class EntityPagesTest {
     void aPageWithAnInvalidPartIsRejected() {
         EntityPage page = (EntityPage) EntityPages.pack(List.copyOf(EntityBatcher.batches(SPEC, partition("a", 2))))
                 .getFirst();
-        page.getParts().add(new PagePart("b", List.of(), List.of()));
+        page.getParts().add(new PagePart("b", List.of(), List.of(), List.of()));
 
         assertThatThrownBy(() -> WorkItemValidator.check(page)).hasMessageContaining("1 to 100 rows");
         assertThatThrownBy(() -> WorkItemValidator.check(new EntityPage("x", SPEC, List.of())))
                 .hasMessageContaining("at least one part");
-        EntityPage deletes = new EntityPage("d", SPEC, List.of(new PagePart("a", List.of(), List.of("r1"))));
+        EntityPage deletes = new EntityPage("d", SPEC, List.of(new PagePart("a", List.of(), List.of("r1"), List.of())));
         assertThatThrownBy(() -> WorkItemValidator.check(deletes)).as("deletes only in a mirror's")
                 .hasMessageContaining("mirror");
     }

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Requests in flight: the writers' setting, and the readers' own one that defaults to it; the sink plugins. */
+/** Requests in flight: the writers' setting, and the readers' own one that defaults to it; the sink plugins; variants. */
 class WorkerSettingsTest {
     static final String KAFKA = "KAFKA_BOOTSTRAP_SERVERS";
 
@@ -45,5 +45,20 @@ class WorkerSettingsTest {
         assertThatThrownBy(() -> WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092", SinkPlugins.VARIABLE,
                 missing.toString()))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("TABLESCAN_PLUGINS names no folder: " + missing);
+    }
+
+    @Test
+    void aVariantIsACopyAndLeavesTheSettingsItCameFromAsTheyWere(@TempDir Path folder) {
+        WorkerSettings settings = WorkerSettings.fromEnvironment(Map.of(KAFKA, "127.0.0.1:9092",
+                WorkerSettings.MAX_IN_FLIGHT, "500"));
+
+        WorkerSettings variant = settings.withReadInFlight(8).withPlugins(SinkPlugins.in(folder));
+
+        assertThat(variant).isNotSameAs(settings);
+        assertThat(variant.readInFlight()).isEqualTo(8);
+        assertThat(variant.maxInFlight()).isEqualTo(500);
+        assertThat(variant.plugins()).isNotSameAs(SinkPlugins.NONE);
+        assertThat(settings.readInFlight()).isEqualTo(500);
+        assertThat(settings.plugins()).isSameAs(SinkPlugins.NONE);
     }
 }

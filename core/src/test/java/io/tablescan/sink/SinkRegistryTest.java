@@ -34,8 +34,10 @@ class SinkRegistryTest {
         final AtomicInteger prepares = new AtomicInteger();
         final AtomicInteger writes = new AtomicInteger();
         final AtomicInteger closes = new AtomicInteger();
+        final AtomicInteger flushes = new AtomicInteger();
         volatile int prepareFailures;
         volatile int writeFailures;
+        volatile int flushFailures;
         volatile RuntimeException failure = SinkException.transientFailure("busy", null);
 
         @Override
@@ -62,6 +64,15 @@ class SinkRegistryTest {
                 throw failure;
             }
             return 1;
+        }
+
+        @Override
+        public void flush() {
+            flushes.incrementAndGet();
+            if (flushFailures > 0) {
+                flushFailures--;
+                throw failure;
+            }
         }
 
         @Override
@@ -303,5 +314,39 @@ class SinkRegistryTest {
         registry.close();
 
         assertThat(sink.closes).hasValue(2);
+    }
+
+    @Test
+    void theCommitPointFlushesOnlyTheSinksWrittenToSinceTheirLastFlush() {
+        SinkRegistry registry = registry(provider("count"));
+        registry.sink(ref("count", "a")).write(ROWS, RetryCounter.NONE, output);
+        registry.sink(ref("count", "b")); // the same scripted sink behind it, never written to
+
+        registry.flush();
+        registry.flush();
+        assertThat(sink.flushes).as("a's rows once, b never").hasValue(1);
+
+        registry.sink(ref("count", "b")).write(ROWS, RetryCounter.NONE, output);
+        registry.flush();
+        assertThat(sink.flushes).hasValue(2);
+    }
+
+    @Test
+    void aTransientFlushFailureIsRetriedAndOneForGoodFailsAndFlushesAgainNextTime() {
+        SinkRegistry registry = registry(provider("count"));
+        GuardedSink guarded = registry.sink(ref("count", "a"));
+        guarded.write(ROWS, RetryCounter.NONE, output);
+        sink.flushFailures = 1;
+        registry.flush();
+        assertThat(sink.flushes).as("retried").hasValue(2);
+
+        guarded.write(ROWS, RetryCounter.NONE, output);
+        sink.failure = SinkException.permanent("container deleted");
+        sink.flushFailures = 1;
+        assertThatThrownBy(registry::flush).isInstanceOf(FailedWriteException.class).hasMessage("container deleted");
+        assertThat(sink.flushes).as("not retried").hasValue(3);
+
+        registry.flush(); // the rows it was given are still unflushed
+        assertThat(sink.flushes).hasValue(4);
     }
 }

@@ -16,7 +16,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
@@ -99,14 +98,7 @@ public final class TopicExporter {
             long end = committedEnd(admin, partition);
             reader.assign(List.of(partition));
             reader.seekToBeginning(List.of(partition));
-            while (reader.position(partition) < end) {
-                for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(500))) {
-                    if (record.offset() >= end) {
-                        break;
-                    }
-                    each.accept(record.value());
-                }
-            }
+            Topics.readToEnd(reader, Map.of(partition, end), record -> each.accept(record.value()));
         }
     }
 

@@ -137,6 +137,32 @@ class CrashIT {
         }
     }
 
+    /**
+     * A sink that holds its rows in memory until its commit point (test-only {@link BufferingSink}): a worker
+     * killed loses what it held, but not a row of an item it committed, and the others are replayed.
+     */
+    @Test
+    void aSinkThatWritesOnlyAtItsCommitPointLosesNothingToSigkills() throws Exception {
+        SampleTable.write(LocalServices.store(), "buffercrashsource", SampleTable.rows(20_000), 16);
+        try (Cluster cluster = new Cluster("buffering-crashes")) {
+            var spec = ScanSpecs.copy().from(new TableRef("emulator", "buffercrashsource"))
+                    .sink(new SinkRef("buffering", "emulator", "buffercrashcopy", Map.of())).pageSize(200).build();
+            ScanStarter.start(cluster.kafka, spec);
+
+            List<String> kills = cluster.killDuring(spec.getScanId(), 4, 3_000);
+            ScanTotals t = ScanAwait.ended(cluster.kafka, spec.getScanId(), Duration.ofMinutes(6));
+
+            assertThat(kills).hasSizeGreaterThanOrEqualTo(3);
+            assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
+            assertThat(t.rowsWritten()).isEqualTo(20_000);
+            assertThat(t.itemsDone()).isEqualTo(t.itemsEmitted());
+            RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
+            TableComparer.Result check = TableComparer.compare(rest, "buffercrashsource", rest, "buffercrashcopy");
+            assertThat(check.examples()).isEmpty();
+            assertThat(check.destinationRows()).isEqualTo(20_000);
+        }
+    }
+
     @Test
     void rowsPublishedToATopicWithSigkillsArriveExactlyOnceForReadCommittedConsumers() throws Exception {
         var store = LocalServices.store();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tablescan.azure.RestTableReader;
 import io.tablescan.azure.RowJson;
 import io.tablescan.cli.Cli;
 import io.tablescan.cli.SampleTable;
@@ -77,6 +78,33 @@ class SinkIT {
                 rows.stream().map(r -> CountSink.key(r.partitionKey(), r.rowKey())).toList());
         assertThat(counts.values()).as("every row counted once").allSatisfy(n -> assertThat(n).hasValue(1));
         assertThat(CountSink.prepares("countsource-tally")).as("one sink, prepared once").isEqualTo(1);
+    }
+
+    /**
+     * A sink that writes only at its commit point, whose first flushes fail for good (dropping what they held):
+     * the items of those transactions are not committed but replayed, so the copy is exact all the same.
+     */
+    @Test
+    void aBufferingSinksFailedCommitPointsReplayTheirItemsAndItsCopyIsExact() {
+        List<Row> rows = SampleTable.rows(2_000);
+        SampleTable.write(STORE, "buffersource", rows, 8);
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("azurite", "buffersource")).pageSize(100)
+                .sink(new SinkRef("buffering", "azurite", "buffercopy", Map.of("fail-flushes", "3"))).build();
+
+        CopyRun.Outcome outcome = CopyRun.run(CopyRun.settings(KafkaSettings.of(LocalServices.broker().bootstrapServers()),
+                new Accounts(name -> null).register("azurite", STORE), System.getenv()), spec,
+                RunOptions.defaults().withTimeout(Duration.ofMinutes(5)));
+
+        ScanTotals totals = outcome.totals();
+        assertThat(totals.complete()).as("scan complete").isTrue();
+        assertThat(totals.itemsFailed()).isZero();
+        assertThat(totals.rowsWritten()).as("each row counted once").isEqualTo(rows.size());
+        assertThat(BufferingSink.failedFlushes("buffercopy")).isGreaterThanOrEqualTo(3);
+        assertThat(BufferingSink.given("buffercopy")).as("the dropped rows given again").isGreaterThan(rows.size());
+        RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
+        TableComparer.Result check = TableComparer.compare(rest, "buffersource", rest, "buffercopy");
+        assertThat(check.examples()).isEmpty();
+        assertThat(check.destinationRows()).isEqualTo(rows.size());
     }
 
     @Test

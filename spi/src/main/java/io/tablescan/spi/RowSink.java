@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Does something with every row of a scan: one instance per sink reference and worker, called from many
  * threads at once. Batches come in no particular order and may come again (a replay after a crash), so a
- * write must be idempotent: writing the same rows twice leaves the same result as once.
+ * write must be idempotent: writing the same rows twice leaves the same result as once. A sink may buffer
+ * rows (file or Blob blocks, say) as long as it makes them durable at its commit point, {@link #flush()}.
  */
 public interface RowSink extends AutoCloseable {
     /**
@@ -29,7 +30,22 @@ public interface RowSink extends AutoCloseable {
         return write(rows);
     }
 
-    /** Called once when the worker stops; a write abandoned at shutdown may still be running. */
+    /**
+     * The commit point (as Kafka Connect's {@code flush}): the worker calls it before it commits the Kafka
+     * transaction that holds the work items whose rows were given to this sink since its last flush, so every row
+     * of a write that returned before this call must be durable when it returns. Rows of writes still running may
+     * be included or left for the next flush. Called by one thread at a time, only after writes, concurrently
+     * with other writes; the worker's loop waits for it, so it should take seconds, not minutes. Throws
+     * {@link SinkException} on failure (a transient one is retried as a write's): then nothing of the transaction
+     * commits and every work item of the worker not yet committed is replayed, so the rows it was given before a
+     * failed flush need not be kept. The default does nothing: each write is durable when it returns.
+     */
+    default void flush() {}
+
+    /**
+     * Called once when the worker stops; a write abandoned at shutdown may still be running. Rows not flushed by
+     * then are those of items not committed, which are replayed: they may be dropped.
+     */
     @Override
     default void close() {}
 }

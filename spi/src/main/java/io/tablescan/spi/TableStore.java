@@ -20,6 +20,31 @@ public interface TableStore extends RowSource {
         throw new UnsupportedOperationException("this store cannot delete rows");
     }
 
+    /**
+     * Deletes 1 to 100 rows of one partition in one transaction, each only if it still has the ETag it was read
+     * with ({@code *}: whatever it has). The service applies all or none: when it refuses one, nothing is deleted
+     * and the refusal names it. Core's {@code TableDeletes.ifUnchanged} resubmits the rest.
+     *
+     * @return null when every row was deleted, else the first row refused
+     */
+    default Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
+        throw new UnsupportedOperationException("this store cannot delete rows");
+    }
+
+    /** A row to delete and the ETag it was read with (null: delete whatever it holds). */
+    record Version(String rowKey, String etag) {
+        /** The If-Match value: the ETag, or {@code *}. */
+        public String ifMatch() {
+            return etag == null ? "*" : etag;
+        }
+    }
+
+    /**
+     * The row of a batch the service refused to delete: its index in the batch, and whether it was gone already
+     * (404) or changed since read (412).
+     */
+    record Refusal(int index, boolean gone) {}
+
     /** Deletes a table; false when it was already gone. */
     default boolean deleteTable(String table) {
         throw new UnsupportedOperationException("this store cannot delete tables");

@@ -213,6 +213,43 @@ public final class InMemoryTableStore implements TableStore {
         return existing(table).remove(partitionKey, rowKey);
     }
 
+    /**
+     * As the service does: all or none; the first row gone (404) or of another ETag (412) refuses the batch. A row's
+     * ETag here is its write's Timestamp; a row without one (a generated table's) matches only {@code *}.
+     */
+    @Override
+    public synchronized Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> batch) {
+        request();
+        Rows rows = existing(table);
+        if (batch.isEmpty() || batch.size() > 100) {
+            throw new TableStoreException("a batch holds 1 to 100 rows, got " + batch.size(), 400, false, null);
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            Version v = batch.get(i);
+            Row row = first(rows, partitionKey, v.rowKey());
+            if (row == null) {
+                return new Refusal(i, true);
+            }
+            if (v.etag() != null && !v.etag().equals(etag(rows.timestamp(row)))) {
+                return new Refusal(i, false);
+            }
+        }
+        batch.forEach(v -> rows.remove(partitionKey, v.rowKey()));
+        return null;
+    }
+
+    private static Row first(Rows rows, String partitionKey, String rowKey) {
+        for (Row row : rows.from(partitionKey, rowKey)) {
+            return row.partitionKey().equals(partitionKey) && row.rowKey().equals(rowKey) ? row : null;
+        }
+        return null;
+    }
+
+    /** The ETag of a row written at {@code timestamp}: one a write changes, as the service's. */
+    static String etag(Long timestamp) {
+        return timestamp == null ? null : "W/\"datetime'" + timestamp + "'\"";
+    }
+
     /** Now in 100 ns ticks, and after every earlier write's: the service's clock as a filter on Timestamp sees it. */
     private long writeTime() {
         Instant now = Instant.now();
@@ -316,10 +353,11 @@ public final class InMemoryTableStore implements TableStore {
     /** The row as the service returns it: its Timestamp too, unless a $select leaves it out. */
     private static Row project(Row row, Long timestamp, List<String> select) {
         if (select == null) { // as stored when it holds that Timestamp already (a generated table: none): no copy
-            return Objects.equals(timestamp, row.timestamp()) ? row
-                    : new Row(row.partitionKey(), row.rowKey(), row.properties(), timestamp);
+            return Objects.equals(timestamp, row.timestamp()) && Objects.equals(etag(timestamp), row.etag()) ? row
+                    : new Row(row.partitionKey(), row.rowKey(), row.properties(), timestamp, etag(timestamp));
         }
         List<RowProperty> kept = row.properties().stream().filter(p -> select.contains(p.name())).toList();
-        return new Row(row.partitionKey(), row.rowKey(), kept, select.contains("Timestamp") ? timestamp : null);
+        return new Row(row.partitionKey(), row.rowKey(), kept, select.contains("Timestamp") ? timestamp : null,
+                etag(timestamp));
     }
 }

@@ -107,4 +107,9 @@ public final class ScriptedFailures implements TableStore {
     public boolean tableExists(String table) {
         return store.tableExists(table);
     }
+
+    @Override
+    public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
+        return store.deleteIfUnchanged(table, partitionKey, rows);
+    }
 }

@@ -128,6 +128,11 @@ public final class AzureTableStore implements TableStore {
     }
 
     @Override
+    public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
+        return signedIn(table, () -> tables.deleteIfUnchanged(table, partitionKey, rows));
+    }
+
+    @Override
     public boolean deleteTable(String table) {
         return signedIn(table, () -> tables.deleteTable(table));
     }

@@ -38,7 +38,7 @@ public final class EdmCodec {
         }
         OffsetDateTime timestamp = entity.getTimestamp(); // absent under a --select that leaves it out
         return new Row(entity.getPartitionKey(), entity.getRowKey(), properties,
-                timestamp == null ? null : toTicks(timestamp.toInstant()));
+                timestamp == null ? null : toTicks(timestamp.toInstant()), entity.getETag());
     }
 
     public static TableEntity write(Row row) {

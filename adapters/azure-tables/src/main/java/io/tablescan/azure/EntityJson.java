@@ -51,6 +51,7 @@ final class EntityJson {
         String partitionKey = null;
         String rowKey = null;
         Long timestamp = null;
+        String etag = null;
         List<String> names = new ArrayList<>();
         List<Object> values = new ArrayList<>(); // a string's text, a number's text, or a Boolean
         List<JsonToken> tokens = new ArrayList<>();
@@ -67,6 +68,8 @@ final class EntityJson {
                 rowKey = json.getText();
             } else if (name.equals("Timestamp")) {
                 timestamp = ValueText.ticks(json.getText());
+            } else if (name.equals("odata.etag")) {
+                etag = json.getText();
             } else if (name.endsWith(ANNOTATION)) {
                 if (annotations == null) {
                     annotations = new HashMap<>();
@@ -87,7 +90,7 @@ final class EntityJson {
             String name = names.get(i);
             properties.add(property(name, tokens.get(i), values.get(i), annotations == null ? null : annotations.get(name)));
         }
-        return new Row(partitionKey, rowKey, properties, timestamp);
+        return new Row(partitionKey, rowKey, properties, timestamp, etag);
     }
 
     static RowProperty property(String name, JsonToken token, Object value, String annotation) throws IOException {

@@ -13,6 +13,7 @@ import com.azure.data.tables.models.TableEntityUpdateMode;
 import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
+import com.azure.data.tables.models.TableTransactionFailedException;
 import io.tablescan.spi.Continuation;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Page;
@@ -93,6 +94,25 @@ final class SdkTableStore implements TableStore {
     }
 
     @Override
+    public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
+        RestTableStore.checkBatch(rows.size());
+        List<TableTransactionAction> actions = rows.stream().map(v -> new TableTransactionAction(
+                TableTransactionActionType.DELETE, v.etag() == null ? new TableEntity(partitionKey, v.rowKey())
+                        : new TableEntity(partitionKey, v.rowKey()).addProperty("odata.etag", v.etag()),
+                v.etag() != null)).toList();
+        try {
+            call(table, () -> client(table).submitTransaction(actions));
+            return null;
+        } catch (TableStoreException e) {
+            if (e.getCause() instanceof TableTransactionFailedException failed
+                    && failed.getFailedTransactionActionIndex() != null && (e.status() == 404 || e.status() == 412)) {
+                return new Refusal(failed.getFailedTransactionActionIndex(), e.status() == 404);
+            }
+            throw e;
+        }
+    }
+
+    @Override
     public void createTableIfNotExists(String table) {
         call(table, () -> service.createTableIfNotExists(table));
     }
@@ -116,7 +136,8 @@ final class SdkTableStore implements TableStore {
             // A failed batch (TableTransactionFailedException) carries the error code but no response.
             int status = e.getResponse() != null ? e.getResponse().getStatusCode() : statusOf(code);
             throw new TableStoreException("HTTP " + status + (code == null ? "" : " " + code) + " on table " + table,
-                    status, TableStoreException.isTransientStatus(status), null);
+                    status, TableStoreException.isTransientStatus(status),
+                    e instanceof TableTransactionFailedException ? e : null); // its index, for a delete
         } catch (ClientAuthenticationException e) {
             // No Entra ID credential found, or one that was refused: no retry helps.
             String reason = e.getMessage() == null ? "" : AzureTableStore.withoutQuery(e.getMessage().lines().findFirst().orElse(""));
@@ -142,6 +163,7 @@ final class SdkTableStore implements TableStore {
             case "ServerBusy" -> 503;
             case "OperationTimedOut", "InternalError" -> 500;
             case "AuthenticationFailed", "AuthorizationFailure", "AuthorizationPermissionMismatch" -> 403;
+            case "UpdateConditionNotSatisfied", "ConditionNotMet" -> 412;
             case "EntityAlreadyExists", "TableAlreadyExists", "TableBeingDeleted" -> 409;
             default -> 400;
         };

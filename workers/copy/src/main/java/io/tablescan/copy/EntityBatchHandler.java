@@ -1,18 +1,23 @@
 package io.tablescan.copy;
 
+import io.tablescan.items.WorkItemValidator;
+import io.tablescan.job.Jobs;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.Entity;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ScanSpec;
-import io.tablescan.spi.TableStore;
+import io.tablescan.schema.TableRef;
 import io.tablescan.sink.Rows;
 import io.tablescan.sink.SinkRefs;
 import io.tablescan.sink.SinkRegistry;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.SinkRef;
+import io.tablescan.spi.TableStore;
 import io.tablescan.status.Counters;
+import io.tablescan.table.TableDeletes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -47,17 +52,22 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
 
     @Override
     public Result handle(EntityBatch batch, ItemContext context) {
-        return write(batch.getSpec(), batch.getPartitionKey(), batch.getEntities(), batch.getDeletes(), context);
+        return write(batch.getSpec(), batch.getPartitionKey(), batch.getEntities(), batch.getDeletes(),
+                batch.getDeleteEtags(), context);
     }
 
-    /** Writes the rows of one partition (or deletes its RowKeys, for a mirror): one batch, or one part of a page. */
-    Result write(ScanSpec spec, String partitionKey, List<Entity> entities, List<String> deletes, ItemContext context) {
+    /**
+     * Writes the rows of one partition (or deletes its RowKeys, for a mirror or a delete job): one batch, or one part
+     * of a page.
+     */
+    Result write(ScanSpec spec, String partitionKey, List<Entity> entities, List<String> deletes, List<String> etags,
+            ItemContext context) {
+        if (!deletes.isEmpty()) {
+            return delete(spec, partitionKey, deletes, etags, context);
+        }
         SinkRef ref = SinkRefs.of(spec);
         if (ref == null) {
             return new Result(List.of(), 0, 0, 0); // a scan without a sink: other consumers use the batches
-        }
-        if (!deletes.isEmpty()) {
-            return delete(spec, partitionKey, deletes, context);
         }
         List<Row> rows = Rows.of(partitionKey, entities);
         int requests = sinks.sink(ref).write(rows, context, context);
@@ -65,16 +75,34 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
     }
 
     /**
-     * A mirror's deletes from its destination table: a row already gone (a replay's) is no failure, and each row
-     * counts once, in the transaction that commits this batch.
+     * Deletes of the job's table (a mirror's destination, a delete job's source) in transactions of up to 100, each
+     * row only if it still has the ETag it was read with: a row already gone (a replay's) counts as deleted, one
+     * changed since read is kept and counted as skipped; each row counts once, in the transaction that commits this
+     * batch.
      */
-    private Result delete(ScanSpec spec, String partitionKey, List<String> deletes, ItemContext context) {
-        TableStore destination = settings.store(spec.getDestination().getAccount(), context);
-        for (String rowKey : deletes) {
-            destination.delete(spec.getDestination().getTable(), partitionKey, rowKey);
+    private Result delete(ScanSpec spec, String partitionKey, List<String> deletes, List<String> etags,
+            ItemContext context) {
+        TableRef table = Jobs.of(spec).deletesFrom(spec);
+        if (table == null) {
+            throw new WorkItemValidator.InvalidItemException("a delete batch of a " + Jobs.of(spec).name()
+                    + ", which deletes nothing");
         }
-        int deleted = deletes.size();
-        return new Result(List.of(), 0, 0, deleted, 0, Map.of(Counters.DELETED, (long) deleted));
+        TableStore store = settings.store(table.getAccount(), context);
+        List<TableStore.Version> rows = new ArrayList<>(deletes.size());
+        for (int i = 0; i < deletes.size(); i++) {
+            rows.add(new TableStore.Version(deletes.get(i), etags.isEmpty() ? null : etags.get(i)));
+        }
+        TableDeletes.Result result = TableDeletes.ifUnchanged(store, table.getTable(), partitionKey, rows);
+        long deleted = result.count(TableDeletes.Outcome.DELETED) + result.count(TableDeletes.Outcome.GONE);
+        long skipped = result.count(TableDeletes.Outcome.CHANGED);
+        return new Result(List.of(), 0, 0, result.requests(), 0, skipped == 0 ? Map.of(Counters.DELETED, deleted)
+                : Map.of(Counters.DELETED, deleted, Counters.SKIPPED, skipped));
+    }
+
+    /** Every sink written to since the last commit point makes its rows durable (see {@code RowSink#flush}). */
+    @Override
+    public void flush() {
+        sinks.flush();
     }
 
     @Override

@@ -132,10 +132,16 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
             throw new IllegalStateException("interrupted");
         }
         try {
-            return batches.write(page.getSpec(), part.getPartitionKey(), part.getEntities(), part.getDeletes(), context);
+            return batches.write(page.getSpec(), part.getPartitionKey(), part.getEntities(), part.getDeletes(),
+                    part.getDeleteEtags(), context);
         } finally {
             writeSlots.release();
         }
+    }
+
+    @Override
+    public void flush() {
+        batches.flush();
     }
 
     @Override

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablescan.items.EntityBatcher;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.DeleteJob;
+import io.tablescan.jobs.MirrorJob;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
 import io.tablescan.runtime.KafkaSettings;
@@ -15,6 +18,7 @@ import io.tablescan.sink.FailedWriteException;
 import io.tablescan.spi.EdmType;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowProperty;
+import io.tablescan.status.Counters;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.RetryPolicy;
 import io.tablescan.table.RetryingTableStore;
@@ -84,6 +88,59 @@ class EntityBatchHandlerTest {
         assertThat(result.requests()).isEqualTo(1);
         assertThat(destination.upserts()).isEqualTo(1);
         assertThat(sourceAccount.requests()).as("the source account is not touched").isZero();
+    }
+
+    /**
+     * A mirror's deletes of destination rows, conditional on the ETags the comparer read: a row written since is
+     * kept and counted as skipped, one gone already (a replay's) counts as deleted; the replay counts the same.
+     */
+    @Test
+    void aMirrorsDeletesKeepARowChangedSinceReadAndCountAReplayAlike() {
+        ScanSpec mirror = Jobs.name(ScanSpec.newBuilder(SPEC), Jobs.named(MirrorJob.NAME), java.util.Map.of()).build();
+        destinationAccount.upsert("Dest", "p", rows("p", 5));
+        List<Row> read = destinationAccount.query("Dest", io.tablescan.spi.KeyRange.ALL,
+                new io.tablescan.spi.QueryOptions(1000, List.of(), null), null).rows();
+        Row changed = new Row("p", "r001", List.of(new RowProperty("New", EdmType.BOOLEAN, true)));
+        destinationAccount.upsert("Dest", "p", List.of(changed));
+        destinationAccount.delete("Dest", "p", "r003");
+        EntityBatch deletes = EntityBatcher.deletes(mirror, read).getFirst();
+        assertThat(deletes.getDeleteEtags()).hasSize(5).doesNotContainNull();
+
+        Result result = handler.handle(deletes, context);
+        Result replay = handler.handle(deletes, context);
+
+        assertThat(destinationAccount.rows("Dest")).containsExactly(changed);
+        assertThat(result.counters()).isEqualTo(java.util.Map.of(Counters.DELETED, 4L, Counters.SKIPPED, 1L));
+        assertThat(result.requests()).as("refused for r001, for r003, a read of the rows left, the rest").isEqualTo(4);
+        assertThat(replay.counters()).isEqualTo(result.counters());
+        assertThat(replay.requests()).as("refused for r000, a read of the rows left, refused for r001").isEqualTo(3);
+        assertThat(sourceAccount.requests()).isZero();
+    }
+
+    /** A delete job's batches delete from its source table, the same way. */
+    @Test
+    void aDeleteJobsBatchesDeleteFromTheSource() {
+        ScanSpec delete = Jobs.name(ScanSpec.newBuilder(SPEC).setSource(new TableRef("src", "Source"))
+                .setDestination(null), Jobs.named(DeleteJob.NAME), java.util.Map.of(DeleteJob.ALL, "true")).build();
+        sourceAccount.createTableIfNotExists("Source");
+        sourceAccount.upsert("Source", "p", rows("p", 3));
+        List<Row> read = sourceAccount.rows("Source");
+
+        Result result = handler.handle(EntityBatcher.deletes(delete, read).getFirst(), context);
+
+        assertThat(sourceAccount.rows("Source")).isEmpty();
+        assertThat(result.counters()).isEqualTo(java.util.Map.of(Counters.DELETED, 3L));
+    }
+
+    /** Deletes in a spec of a job that deletes nothing (a copy, a delete's dry run) are refused: nothing deleted. */
+    @Test
+    void aDeleteBatchOfAJobThatDeletesNothingIsRefused() {
+        ScanSpec copy = Jobs.name(ScanSpec.newBuilder(SPEC), Jobs.named("copy"), java.util.Map.of()).build();
+        destinationAccount.upsert("Dest", "p", rows("p", 2));
+
+        assertThatThrownBy(() -> handler.handle(EntityBatcher.deletes(copy, rows("p", 2)).getFirst(), context))
+                .hasMessageContaining("a delete batch of a copy, which deletes nothing");
+        assertThat(destinationAccount.rows("Dest")).hasSize(2);
     }
 
     @Test

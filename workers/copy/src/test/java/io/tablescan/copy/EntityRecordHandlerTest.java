@@ -168,7 +168,7 @@ class EntityRecordHandlerTest {
     /** A store that counts the most upserts under way at once. */
     static final class ConcurrentWrites implements TableStore {
         final TableStore store;
-        final TableStore deletes; // a mirror's deletes go past the scripted failures, which do not delete
+        final TableStore deletes; // a mirror's deletes go past the scripted failures
         final AtomicInteger now = new AtomicInteger();
         final AtomicInteger most = new AtomicInteger();
 
@@ -189,8 +189,8 @@ class EntityRecordHandlerTest {
         }
 
         @Override
-        public boolean delete(String table, String partitionKey, String rowKey) {
-            return deletes.delete(table, partitionKey, rowKey);
+        public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
+            return deletes.deleteIfUnchanged(table, partitionKey, rows);
         }
 
         @Override
