@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 final class RateOptions {
     @Option(names = "--max-rate", paramLabel = "ROWS_PER_S",
             description = "At most this many rows/s read from the source, by all the scan's workers together "
-                    + "(within 10% over any 10 s); change it while it runs with `tablescan throttle`.")
+                    + "(within 10%% over any 10 s); change it while it runs with `tablescan throttle`.")
     Long maxRate;
 
     @Option(names = "--max-write-rate", paramLabel = "ROWS_PER_S",

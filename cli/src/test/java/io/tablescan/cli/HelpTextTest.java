@@ -21,6 +21,17 @@ class HelpTextTest {
         assertThat(missing).isEmpty();
     }
 
+    /** A lone % in a description makes picocli print its text raw with a warning (the help of every job shows it). */
+    @Test
+    void everyCommandsHelpFormatsWithoutAWarning() {
+        for (String command : TablescanCommand.commandLine().getSubcommands().keySet()) {
+            Cli.Run run = Cli.run(command, "--help");
+            assertThat(run.exitCode()).as(command).isZero();
+            assertThat(run.out() + run.err()).as(command + " --help").doesNotContain("picocli WARN")
+                    .doesNotContain("Could not format");
+        }
+    }
+
     @Test
     void theTopLevelHelpListsTheLaunchersTestCommand() {
         Cli.Run run = Cli.run("--help");
