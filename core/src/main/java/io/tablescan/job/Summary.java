@@ -50,6 +50,21 @@ public interface Summary {
     /** The first differences the command read, if any, under these labels, with the exact counts. */
     void differences(Map<DifferenceKind, String> labels, Map<DifferenceKind, Long> counts);
 
+    /**
+     * The summary of a job on one table (count, delete): the scan's lines, the table, its pace, work and errors
+     * ({@code again}: the command to run again), then {@code result}; returns the scan's exit code.
+     */
+    default int oneTable(ScanTotals t, String again, String result) {
+        head(t);
+        out().printf("  table:         %s/%s%n", t.spec().getSource().getAccount(), t.spec().getSource().getTable());
+        pace(t);
+        work(t);
+        emptyHint(t);
+        errors(t, again);
+        out().println(result);
+        return scanCode(t);
+    }
+
     /** The scan's exit code: 0 completed, 1 failures or not ended, 5 cancelled. */
     int scanCode(ScanTotals t);
 

@@ -51,15 +51,7 @@ public final class CountJob implements Job {
     /** The scan, then the count itself on the last line (exact only when completed). */
     @Override
     public int summary(ScanTotals t, Summary out) {
-        out.head(t);
-        out.out().printf("  table:         %s/%s%n", t.spec().getSource().getAccount(),
-                t.spec().getSource().getTable());
-        out.pace(t);
-        out.work(t);
-        out.emptyHint(t);
-        out.errors(t, "count again");
-        out.out().println(countLine(t));
-        return out.scanCode(t);
+        return out.oneTable(t, "count again", countLine(t));
     }
 
     /** "1,237 rows in 412 partitions" when exact; what was counted so far when not. */

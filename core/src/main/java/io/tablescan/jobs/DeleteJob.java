@@ -96,15 +96,7 @@ public final class DeleteJob implements Job {
     /** The scan's lines, then what was deleted (or, a dry run, would be); exact only when completed. */
     @Override
     public int summary(ScanTotals t, Summary out) {
-        out.head(t);
-        out.out().printf("  table:         %s/%s%n", t.spec().getSource().getAccount(),
-                t.spec().getSource().getTable());
-        out.pace(t);
-        out.work(t);
-        out.emptyHint(t);
-        out.errors(t, "delete again");
-        out.out().println(resultLine(t));
-        return out.scanCode(t);
+        return out.oneTable(t, "delete again", resultLine(t));
     }
 
     /** "deleted 1,200 rows; 3 skipped (changed since read)", or a dry run's count. */
