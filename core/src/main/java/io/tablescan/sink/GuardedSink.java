@@ -61,13 +61,16 @@ public final class GuardedSink implements AutoCloseable {
      */
     public int write(List<Row> rows, RetryCounter counter, SinkOutput output) {
         prepare(counter);
-        unflushed.set(true); // before the write: one running during a flush is flushed again next time
-        return retried(counter, () -> {
-            Attempt attempt = new Attempt();
-            int requests = sink.write(rows, attempt);
-            attempt.published.forEach(record -> record.accept(output));
-            return requests;
-        });
+        try {
+            return retried(counter, () -> {
+                Attempt attempt = new Attempt();
+                int requests = sink.write(rows, attempt);
+                attempt.published.forEach(record -> record.accept(output));
+                return requests;
+            });
+        } finally {
+            unflushed.set(true); // once it returned: a flush that began while it ran may not hold its rows
+        }
     }
 
     /**

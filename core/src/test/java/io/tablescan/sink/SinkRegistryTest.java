@@ -38,6 +38,9 @@ class SinkRegistryTest {
         volatile int prepareFailures;
         volatile int writeFailures;
         volatile int flushFailures;
+        /** When set, a write waits for it after it announced itself on {@code writing}. */
+        volatile CountDownLatch writeGate;
+        final CountDownLatch writing = new CountDownLatch(1);
         volatile RuntimeException failure = SinkException.transientFailure("busy", null);
 
         @Override
@@ -57,6 +60,14 @@ class SinkRegistryTest {
         @Override
         public int write(List<Row> rows, SinkOutput output) {
             int attempt = writes.incrementAndGet();
+            if (writeGate != null) {
+                writing.countDown();
+                try {
+                    writeGate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             // Publishes before it may fail, as a sink that fails half-way would.
             output.publish("out", null, ("attempt " + attempt).getBytes(StandardCharsets.UTF_8), Map.of());
             if (writeFailures > 0) {
@@ -348,5 +359,23 @@ class SinkRegistryTest {
 
         registry.flush(); // the rows it was given are still unflushed
         assertThat(sink.flushes).hasValue(4);
+    }
+
+    @Test
+    void aWriteThatReturnsAfterAFlushBeganIsFlushedByTheNext() throws Exception {
+        SinkRegistry registry = registry(provider("count"));
+        GuardedSink guarded = registry.sink(ref("count", "a"));
+        sink.writeGate = new CountDownLatch(1);
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            var write = threads.submit(() -> guarded.write(ROWS, RetryCounter.NONE, output));
+            sink.writing.await();
+            registry.flush(); // while the write runs: its rows may not be in this flush
+            int before = sink.flushes.get();
+            sink.writeGate.countDown();
+            write.get();
+
+            registry.flush();
+            assertThat(sink.flushes).as("a flush after the write returned").hasValue(before + 1);
+        }
     }
 }
