@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>The transaction is {@link TransactionalOutput}'s, the records in hand {@link InFlightItems}'s, the chains a
  * thread goes on with {@link LocalChains}'. What stays
  * here (polling, collecting, committing, rewinding, the rebalance callbacks and stopping) is one state machine
- * run by the loop thread, kept in one class, a little over 300 lines, so that its state is not spread out.
+ * run by the loop thread, kept in one class (about 400 lines) so that its state is not spread out.
  */
 public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, AutoCloseable, Health {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
