@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One account's back-off in this process: an {@link Aimd} pace for the account, and one per partition that the
@@ -19,10 +20,17 @@ public final class Backoff {
     private String lastThrottledPartition;
     private long lastPartitionThrottle = Long.MIN_VALUE / 2;
 
+    /** Each alias's gauge, registered once per process, showing its latest back-off (a process may open stores again). */
+    private static final Map<String, AtomicReference<Aimd>> GAUGED = new ConcurrentHashMap<>();
+
     public Backoff(String alias) {
-        Gauge.builder("tablescan.table.backoff.rate", account, Aimd::rate)
-                .description("The requests/s an account is held to after throttling (0: not backing off)")
-                .tag("account", alias).register(Metrics.globalRegistry);
+        GAUGED.computeIfAbsent(alias, a -> {
+            AtomicReference<Aimd> latest = new AtomicReference<>();
+            Gauge.builder("tablescan.table.backoff.rate", latest, r -> r.get() == null ? 0 : r.get().rate())
+                    .description("The requests/s an account is held to after throttling (0: not backing off)")
+                    .tag("account", a).register(Metrics.globalRegistry);
+            return latest;
+        }).set(account);
     }
 
     /** Waits for the account's pace and the partition's ({@code partition} null: a request to no one partition). */
