@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.WeakHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -130,28 +131,21 @@ final class RestTableStore implements TableStore {
                     .PUT(HttpRequest.BodyPublishers.ofByteArray(body)), 204);
             return;
         }
-        String batch = "batch_" + UUID.randomUUID();
-        String changeset = "changeset_" + UUID.randomUUID();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(rows.size() * 512);
-        ascii(out, "--" + batch + "\r\nContent-Type: multipart/mixed; boundary=" + changeset + "\r\n\r\n");
-        for (Row row : rows) {
-            ascii(out, "--" + changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
-                    + "PUT " + endpoint + entityPath(table, row.partitionKey(), row.rowKey())
-                    + " HTTP/1.1\r\nContent-Type: application/json\r\nAccept: " + ACCEPT
-                    + "\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n");
-            try {
-                EntityJson.write(row, out);
-            } catch (IOException e) {
-                throw new IllegalStateException(e); // to memory: cannot happen
+        String body = sendBatch(table, rows.size() * 512, (out, changeset) -> {
+            for (Row row : rows) {
+                ascii(out, "--" + changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
+                        + "PUT " + endpoint + entityPath(table, row.partitionKey(), row.rowKey())
+                        + " HTTP/1.1\r\nContent-Type: application/json\r\nAccept: " + ACCEPT
+                        + "\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n");
+                try {
+                    EntityJson.write(row, out);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e); // to memory: cannot happen
+                }
+                ascii(out, "\r\n");
             }
-            ascii(out, "\r\n");
-        }
-        ascii(out, "--" + changeset + "--\r\n--" + batch + "--\r\n");
-        HttpResponse<byte[]> response = send(table, request("/$batch", "")
-                .header("Content-Type", "multipart/mixed; boundary=" + batch)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())), 202);
+        });
         // The batch answers 202 even when its changeset failed: the failure is the first inner response.
-        String body = new String(response.body(), StandardCharsets.UTF_8);
         Matcher inner = INNER_STATUS.matcher(body);
         while (inner.find()) {
             int status = Integer.parseInt(inner.group(1));
@@ -176,21 +170,14 @@ final class RestTableStore implements TableStore {
     @Override
     public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
         checkBatch(rows.size());
-        String batch = "batch_" + UUID.randomUUID();
-        String changeset = "changeset_" + UUID.randomUUID();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(rows.size() * 300);
-        ascii(out, "--" + batch + "\r\nContent-Type: multipart/mixed; boundary=" + changeset + "\r\n\r\n");
-        for (Version row : rows) {
-            ascii(out, "--" + changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary"
-                    + "\r\n\r\nDELETE " + endpoint + entityPath(table, partitionKey, row.rowKey())
-                    + " HTTP/1.1\r\nAccept: " + ACCEPT + "\r\nIf-Match: " + row.ifMatch()
-                    + "\r\nDataServiceVersion: 3.0\r\n\r\n");
-        }
-        ascii(out, "--" + changeset + "--\r\n--" + batch + "--\r\n");
-        HttpResponse<byte[]> response = send(table, request("/$batch", "")
-                .header("Content-Type", "multipart/mixed; boundary=" + batch)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())), 202);
-        String body = new String(response.body(), StandardCharsets.UTF_8);
+        String body = sendBatch(table, rows.size() * 300, (out, changeset) -> {
+            for (Version row : rows) {
+                ascii(out, "--" + changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary"
+                        + "\r\n\r\nDELETE " + endpoint + entityPath(table, partitionKey, row.rowKey())
+                        + " HTTP/1.1\r\nAccept: " + ACCEPT + "\r\nIf-Match: " + row.ifMatch()
+                        + "\r\nDataServiceVersion: 3.0\r\n\r\n");
+            }
+        });
         Matcher inner = INNER_STATUS.matcher(body);
         while (inner.find()) {
             int status = Integer.parseInt(inner.group(1));
@@ -207,6 +194,23 @@ final class RestTableStore implements TableStore {
             throw failure(table, status, errorCode(rest));
         }
         return null;
+    }
+
+    /**
+     * Sends one {@code $batch} of one changeset whose operations {@code operations} writes (given the changeset's
+     * boundary), and returns the response body, which holds each operation's status.
+     */
+    private String sendBatch(String table, int sizeHint, BiConsumer<ByteArrayOutputStream, String> operations) {
+        String batch = "batch_" + UUID.randomUUID();
+        String changeset = "changeset_" + UUID.randomUUID();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(sizeHint);
+        ascii(out, "--" + batch + "\r\nContent-Type: multipart/mixed; boundary=" + changeset + "\r\n\r\n");
+        operations.accept(out, changeset);
+        ascii(out, "--" + changeset + "--\r\n--" + batch + "--\r\n");
+        HttpResponse<byte[]> response = send(table, request("/$batch", "")
+                .header("Content-Type", "multipart/mixed; boundary=" + batch)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())), 202);
+        return new String(response.body(), StandardCharsets.UTF_8);
     }
 
     /** The index of a failed batch operation: its error message's "N:" prefix (-1 without one). */
