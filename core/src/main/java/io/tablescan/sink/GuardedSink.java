@@ -22,6 +22,7 @@ import java.util.function.Supplier;
  * exceptions pass unchanged: they are permanent.
  */
 public final class GuardedSink implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GuardedSink.class);
     /** A sink's retried writes (the table sink's included: its store does not retry); table reads retry below. */
     private static final Counter RETRIES = Counter.builder("tablescan.sink.retries")
             .description("Sink writes retried after a transient failure").register(Metrics.globalRegistry);
@@ -121,6 +122,7 @@ public final class GuardedSink implements AutoCloseable {
                 }
                 RETRIES.increment();
                 counter.retried(); // the ledger counts it with the item, as a table request's
+                LOG.debug("retrying a sink write after: {} (attempt {})", e.getMessage(), attempt);
                 try {
                     Thread.sleep(retry.delay(attempt)); // backoff between attempts of one write
                 } catch (InterruptedException interrupted) {

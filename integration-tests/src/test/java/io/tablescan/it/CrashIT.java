@@ -88,12 +88,18 @@ class CrashIT {
         /** As above, the scan's progress measured by {@code progress} (rows read, for a scan that writes none). */
         List<String> killDuring(String scanId, int most, long step, java.util.function.ToLongFunction<ScanTotals> progress)
                 throws Exception {
+            return killDuring(scanId, most, step, progress, KINDS);
+        }
+
+        /** As above, the kinds killed first in the order given (a kind the test is about first: a scan may end early). */
+        List<String> killDuring(String scanId, int most, long step, java.util.function.ToLongFunction<ScanTotals> progress,
+                List<String> order) throws Exception {
             Random random = new Random(5);
             List<String> kills = new ArrayList<>();
             ScanTotals t = ScanAwait.until(kafka, scanId, s -> progress.applyAsLong(s) > 0, Duration.ofMinutes(2));
             while (!t.ended() && kills.size() < most) {
                 List<String> names = new ArrayList<>(workers.keySet());
-                String victim = kills.size() < KINDS.size() ? KINDS.get(kills.size()) + "-" + (1 + random.nextInt(2))
+                String victim = kills.size() < order.size() ? order.get(kills.size()) + "-" + (1 + random.nextInt(2))
                         : names.get(random.nextInt(names.size())); // every kind is killed at least once
                 Process process = workers.get(victim);
                 process.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful leave, an open transaction
@@ -149,7 +155,10 @@ class CrashIT {
                     .sink(new SinkRef("buffering", "emulator", "buffercrashcopy", Map.of())).pageSize(200).build();
             ScanStarter.start(cluster.kafka, spec);
 
-            List<String> kills = cluster.killDuring(spec.getScanId(), 4, 2_000);
+            // The copy-worker, which holds the sink's unflushed rows, is killed first: on a busy machine the scan
+            // can end before a third kill.
+            List<String> kills = cluster.killDuring(spec.getScanId(), 4, 2_000, ScanTotals::rowsWritten,
+                    List.of("copy", "partition", "discovery"));
             ScanTotals t = ScanAwait.ended(cluster.kafka, spec.getScanId(), Duration.ofMinutes(6));
 
             assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
@@ -159,7 +168,7 @@ class CrashIT {
             TableComparer.Result check = TableComparer.compare(rest, "buffercrashsource", rest, "buffercrashcopy");
             assertThat(check.examples()).isEmpty();
             assertThat(check.destinationRows()).isEqualTo(30_000);
-            assertThat(kills).as("a copy-worker killed too").hasSizeGreaterThanOrEqualTo(3);
+            assertThat(kills).as("a copy-worker killed").anyMatch(kill -> kill.startsWith("copy-"));
         }
     }
 
