@@ -46,6 +46,7 @@ final class BenchCommand implements Callable<Integer> {
         return switch (strategy) {
             case "verify" -> "tables equal";
             case "export" -> "every row in the files once";
+            case "mirror" -> "destination equal to the source";
             default -> "copy exact";
         };
     }
@@ -66,6 +67,9 @@ final class BenchCommand implements Callable<Integer> {
             "azurite", new Scenario("azurite", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("direct", "prefix", "serial"), 32, 32),
             // A prefix copy into a new table, then a verify of the source against that copy (both tables read).
+            // A copy into an empty table, then a mirror into one that differs from the source in 1% of its rows.
+            "mirror", new Scenario("mirror", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
+                    List.of("copy", "mirror"), 32, 32),
             "verify", new Scenario("verify", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("copy", "verify"), 32, 32),
             // Paced accounts: 8 reads of 1,000 rows in flight keep the source busy; more would only queue.
@@ -79,7 +83,8 @@ final class BenchCommand implements Callable<Integer> {
                     new ScalabilityTargets(20_000, 2_000), List.of("export"), 2048, 8));
 
     @Option(names = "--scenario", defaultValue = "pipeline",
-            description = "pipeline, latency, azurite, seed-replica, seed-replica-503, seed-replica-export, verify, export or import "
+            description = "pipeline, latency, azurite, seed-replica, seed-replica-503, seed-replica-export, verify, mirror, export or "
+                    + "import "
                     + "(default ${DEFAULT-VALUE}).")
     String scenarioName;
 
@@ -147,6 +152,7 @@ final class BenchCommand implements Callable<Integer> {
                         ? AzuriteServer.start() : null) {
             BenchRunner runner = scenario.name().equals("verify") ? new VerifyRunner(broker, azurite, table, concurrency)
                     : azurite != null ? new AzuriteRunner(broker, azurite, table, concurrency)
+                    : scenario.name().equals("mirror") ? new MirrorBench(broker, table, concurrency, readConcurrency)
                     : scenario.strategies().contains("export") || scenario.strategies().contains("import")
                     ? new BackupBench(broker, table, scenario, concurrency, readConcurrency)
                     : new InMemoryRunner(broker, scenario, table, concurrency, readConcurrency,
