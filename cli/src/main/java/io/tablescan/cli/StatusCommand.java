@@ -100,10 +100,13 @@ final class StatusCommand implements Callable<Integer> {
         return t;
     }
 
-    /** A capped scan's caps now (as throttled) beside its rate. */
+    /** A capped or throttled scan's caps now beside its rate. */
     private static void caps(KafkaSettings kafka, ScanTotals t) {
-        if (t.spec() != null && ScanRates.capped(t.spec())) {
-            Map<String, Long> caps = Throttle.current(kafka, t.spec());
+        if (t.spec() == null) {
+            return;
+        }
+        Map<String, Long> caps = Throttle.current(kafka, t.spec());
+        if (ScanRates.capped(t.spec()) || caps.values().stream().anyMatch(cap -> cap > 0)) {
             System.out.printf("  rate cap:      %s; now %,.0f rows/s, %,d throttled requests%n",
                     RateOptions.describe(caps.get(Direction.READ.key), caps.get(Direction.WRITE.key)),
                     t.rowsPerSecond(), t.throttles());

@@ -1,7 +1,6 @@
 package io.tablescan.cli;
 
 import io.tablescan.control.Throttle;
-import io.tablescan.rate.ScanRates;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
@@ -12,8 +11,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "throttle", mixinStandardHelpOptions = true,
-        description = "Changes a running scan's rate caps (it was started with --max-rate or --max-write-rate); every "
-                + "worker follows within a few seconds.")
+        description = "Sets or changes a running scan's rate caps (whether or not it was started with --max-rate or "
+                + "--max-write-rate); every worker follows within a few seconds.")
 final class ThrottleCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCAN_ID", description = "The scan, as start and copy printed it.")
     String scanId;
@@ -43,10 +42,6 @@ final class ThrottleCommand implements Callable<Integer> {
             if (t.ended()) {
                 System.out.printf("scan %s %s: nothing to throttle%n", scanId, ScanSummary.describe(t));
                 return 0;
-            }
-            if (t.spec() != null && !ScanRates.capped(t.spec())) {
-                throw new UserError(UserError.USAGE, "scan " + scanId + " was started without --max-rate or "
-                        + "--max-write-rate: only a capped scan's caps can change while it runs");
             }
         }
         Throttle.set(kafka, scanId, maxRate, maxWriteRate);

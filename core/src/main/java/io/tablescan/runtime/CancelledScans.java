@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scans an operator cancelled, followed from the compacted scan-control topic on a background thread, so
- * a worker can skip a cancelled scan's items within a poll or two of the cancel.
+ * a worker can skip a cancelled scan's items within a poll or two of the cancel; the scans throttled there are
+ * passed on as they are seen (their caps are read by {@code io.tablescan.rate}).
  */
 public final class CancelledScans implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CancelledScans.class);
@@ -26,8 +27,10 @@ public final class CancelledScans implements AutoCloseable {
     private final String topic;
     private final Deserializer<SpecificRecord> deserializer;
     private final Thread thread;
+    private final java.util.function.Consumer<String> throttled;
 
-    private CancelledScans(KafkaSettings kafka) {
+    private CancelledScans(KafkaSettings kafka, java.util.function.Consumer<String> throttled) {
+        this.throttled = throttled;
         this.consumer = kafka.newReader();
         this.topic = kafka.namespace().scanControl();
         this.deserializer = kafka.valueDeserializer();
@@ -36,7 +39,12 @@ public final class CancelledScans implements AutoCloseable {
 
     /** Starts following the scan-control topic (which must exist). */
     public static CancelledScans follow(KafkaSettings kafka) {
-        CancelledScans scans = new CancelledScans(kafka);
+        return follow(kafka, scanId -> {});
+    }
+
+    /** As {@link #follow(KafkaSettings)}, telling {@code throttled} each scan a throttle record names. */
+    public static CancelledScans follow(KafkaSettings kafka, java.util.function.Consumer<String> throttled) {
+        CancelledScans scans = new CancelledScans(kafka, throttled);
         scans.thread.start();
         return scans;
     }
@@ -66,9 +74,10 @@ public final class CancelledScans implements AutoCloseable {
 
     private void apply(ConsumerRecord<byte[], byte[]> record) {
         try {
-            if (record.value() != null && deserializer.deserialize(record.topic(), record.value()) instanceof ScanControl c
-                    && !c.getThrottle()) { // a rate change (io.tablescan.rate) says nothing of cancels
-                if (c.getCancelled()) {
+            if (record.value() != null && deserializer.deserialize(record.topic(), record.value()) instanceof ScanControl c) {
+                if (c.getThrottle()) { // a rate change says nothing of cancels
+                    throttled.accept(c.getScanId());
+                } else if (c.getCancelled()) {
                     cancelled.add(c.getScanId());
                 } else {
                     cancelled.remove(c.getScanId());

@@ -41,6 +41,8 @@ public final class WorkerSettings {
     private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
     /** This process's shares of capped scans' rates, started on the first capped item (a cache too). */
     private ScanRates rates;
+    /** Scans a throttle record named, capped or not: their items take shares too from then on (a cache too). */
+    private final java.util.Set<String> throttled = ConcurrentHashMap.newKeySet();
 
     public WorkerSettings(KafkaSettings kafka, Accounts accounts, int maxInFlight, RetryPolicy retry,
             int topicPartitions, Optional<Short> topicReplication) {
@@ -182,12 +184,21 @@ public final class WorkerSettings {
      */
     public TableStore store(String alias, RetryCounter counter) {
         TableStore store = TableStores.forItem(account(alias), retry, counter);
-        if (counter instanceof ItemContext item && ScanRates.capped(item.spec())) {
+        if (counter instanceof ItemContext item
+                && (ScanRates.capped(item.spec()) || throttled.contains(item.spec().getScanId()))) {
             ScanRates rates = rates();
             return TableStores.capped(store, item.spec(), rates.lane(item.spec(), Direction.READ),
                     rates.lane(item.spec(), Direction.WRITE));
         }
         return store;
+    }
+
+    /**
+     * A throttle record named the scan (on scan-control, as this process's workers follow it): its items are
+     * capped from now on, a scan started without a cap too.
+     */
+    public void throttleSeen(String scanId) {
+        throttled.add(scanId);
     }
 
     /** This process's shares of capped scans' rates, started on the first capped item. */

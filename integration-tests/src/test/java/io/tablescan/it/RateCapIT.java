@@ -106,6 +106,42 @@ class RateCapIT {
         }
     }
 
+    /** A scan started with no cap is capped by a throttle from its next items on (in-process workers). */
+    @Test
+    void aScanStartedWithoutACapIsCappedByAThrottle() {
+        var store = LocalServices.store();
+        List<Row> rows = rows(24, 500); // uncapped, Azurite serves a few thousand rows/s until the cap holds
+        SampleTable.write(store, "rateuncapped", rows, 16);
+        KafkaSettings kafka = KafkaSettings.of(LocalServices.broker().bootstrapServers());
+        ScanSpec built = ScanSpecs.copy().from(new TableRef("emulator", "rateuncapped"))
+                .to(new TableRef("emulator", "rateuncappedcopy")).pageSize(50).build();
+        ScanSpec spec = ScanSpec.newBuilder(built).setPageBudget(1).build(); // short items: the next takes the cap
+        long[] throttledAt = {0};
+        var accounts = new io.tablescan.table.Accounts(alias -> null).register("emulator", store);
+        var outcome = io.tablescan.runner.CopyRun.run(io.tablescan.runner.CopyRun.settings(kafka, accounts, Map.of()),
+                spec, io.tablescan.runner.RunOptions.defaults().withTimeout(Duration.ofMinutes(3))
+                        .withProgress(Duration.ofMillis(100), t -> {
+                            if (throttledAt[0] == 0 && t.rowsRead() >= 200) {
+                                throttledAt[0] = System.currentTimeMillis();
+                                io.tablescan.control.Throttle.set(kafka, spec.getScanId(), THROTTLED, null);
+                            }
+                        }));
+
+        assertThat(outcome.totals().complete()).isTrue();
+        assertThat(TableComparer.compare(store, "rateuncapped", store, "rateuncappedcopy").equal()).isTrue();
+        List<long[]> reads = rowsRead(kafka, spec.getScanId());
+        long last = reads.get(reads.size() - 1)[0];
+        long readAfterThrottle = reads.stream().filter(r -> r[0] >= throttledAt[0] + 5_000).mapToLong(r -> r[1]).sum();
+        assertThat(throttledAt[0]).as("throttled while it ran").isPositive();
+        assertThat(last - throttledAt[0]).as("ms from the throttle to the last read").isGreaterThan(WINDOW + 5_000);
+        for (long from = throttledAt[0] + 5_000; from + WINDOW <= last; from += 500) {
+            assertThat(sum(reads, from, from + WINDOW)).as("rows read in 10 s from 5 s after the throttle, +%d ms",
+                    from - throttledAt[0]).isLessThanOrEqualTo(THROTTLED * 11);
+        }
+        System.out.printf("uncapped scan throttled to %d rows/s after %d rows: %d rows read from 5 s after it%n",
+                THROTTLED, rows.size() - readAfterThrottle, readAfterThrottle);
+    }
+
     @Test
     void aLocalCopyKeepsItsCaps() {
         var store = LocalServices.store();
