@@ -23,16 +23,37 @@ import org.apache.kafka.common.serialization.Serializer;
  * or a dead letter with the reason.
  */
 final class ItemProcessor<T extends SpecificRecord> {
-    /** Outputs of one record, and its contribution to its scan's event. */
+    /**
+     * Outputs of one record, and its contribution to its scan's event; {@code input}: the record itself, parked
+     * instead if its sinks' commit point fails for good (null when not known).
+     */
     record Outcome(List<ProducerRecord<byte[], byte[]>> records, String scanId, ItemKind kind, int depth,
-            ItemHandler.Result result, String error, long[] retries) {
+            ItemHandler.Result result, String error, long[] retries, ConsumerRecord<byte[], byte[]> input) {
+        Outcome(List<ProducerRecord<byte[], byte[]>> records, String scanId, ItemKind kind, int depth,
+                ItemHandler.Result result, String error, long[] retries) {
+            this(records, scanId, kind, depth, result, error, retries, null);
+        }
+
         boolean skipped() {
             return result == null && error == null && scanId != null;
         }
 
         /** The same outcome with these outputs in place of its own (one redirected, say). */
         Outcome withRecords(List<ProducerRecord<byte[], byte[]>> records) {
-            return new Outcome(records, scanId, kind, depth, result, error, retries);
+            return new Outcome(records, scanId, kind, depth, result, error, retries, input);
+        }
+
+        /**
+         * A done record parked with {@code error} in place of its outputs, counted as failed (its rows may not be
+         * durable: its sinks' commit point failed); any other outcome as it is.
+         */
+        Outcome parked(Namespace namespace, String worker, Throwable error) {
+            if (result == null || input == null) {
+                return this;
+            }
+            int attempts = error instanceof FailedWriteException w ? w.attempts() : 1;
+            return new Outcome(List.of(DeadLetters.of(namespace, input, scanId, error, attempts, worker)), scanId,
+                    kind, depth, null, error.getClass().getSimpleName() + ": " + error.getMessage(), retries, input);
         }
     }
 
@@ -101,7 +122,7 @@ final class ItemProcessor<T extends SpecificRecord> {
                 }
                 out.add(published);
             }
-            return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null, counts(context));
+            return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null, counts(context), record);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");

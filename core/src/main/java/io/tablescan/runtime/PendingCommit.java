@@ -53,6 +53,22 @@ final class PendingCommit {
             firstNanos = System.nanoTime();
         }
         outcomes.add(outcome);
+        count(outcome);
+    }
+
+    /**
+     * Every record of the transaction replaced by {@code parked}'s outcome of it (the done ones parked when their
+     * sinks' commit point failed for good), the scans' events counted anew.
+     */
+    void park(java.util.function.UnaryOperator<ItemProcessor.Outcome> parked) {
+        outcomes.replaceAll(parked);
+        links.clear(); // a parked record's next link is not sent: its chain stops with it
+        events.clear();
+        outcomes.forEach(this::count);
+    }
+
+    /** An outcome's contribution to its scan's event. */
+    private void count(ItemProcessor.Outcome outcome) {
         if (outcome.scanId() == null) {
             return; // an undecodable record: parked, belongs to no scan
         }

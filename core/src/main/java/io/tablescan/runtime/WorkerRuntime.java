@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * {@link PartitionProgress}) are committed in one Kafka transaction, so a slow record holds up nothing but its
  * own commit. Before it, the handler's sinks make the rows they were given durable ({@link ItemHandler#flush}).
  * A failure of either aborts it and rewinds, so every record is
- * processed until its effects are committed: at least once, and exactly once for everything written to Kafka.
+ * processed until its effects are committed: at least once, and exactly once for everything written to Kafka
+ * (after {@link #PARK_AFTER_FAILED_FLUSHES} failed commit points in a row, the items are parked instead).
  *
  * <p>The transaction is {@link TransactionalOutput}'s, the records in hand {@link InFlightItems}'s, the chains a
  * thread goes on with {@link LocalChains}'. What stays
@@ -46,6 +47,12 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private static final Duration STUCK_AFTER = Duration.ofMinutes(10);
     /** How long finished work may wait for its commit while other work is still running. */
     static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
+    /**
+     * Failed commit points in a row (each a sink's flush with its own retries) after which the items of each
+     * further failed one are parked, not replayed: a sink that cannot make rows durable must not hold a scan
+     * forever. A successful flush starts the count again.
+     */
+    static final int PARK_AFTER_FAILED_FLUSHES = 5;
     /**
      * The record bytes in hand past which no more are polled: records, not their count, are what the heap holds
      * (an entity page carries a read step's rows), so a hand of big records stays bounded. The bound grows with
@@ -80,6 +87,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final WorkerMeters meters;
     private final KafkaClientMetrics consumerMetrics;
     private volatile boolean running = true;
+    /** Commit points failed in a row (the worker loop's thread only). */
+    private int failedFlushes;
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean subscribed;
     private volatile long lastProgressNanos = System.nanoTime();
@@ -273,9 +282,19 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         if (!pending.any() && offsets.isEmpty()) {
             return;
         }
-        if (pending.any() && !flushed()) {
-            rewind();
-            return;
+        if (pending.any()) {
+            Throwable failed = flushFailure();
+            if (failed != null && ++failedFlushes < PARK_AFTER_FAILED_FLUSHES) {
+                rewind(); // replayed: the sink may have dropped what it held
+                return;
+            }
+            if (failed != null) { // failing for good: parked with the reason, not replayed forever
+                LOG.warn("{} worker: a sink's commit point failed {} times in a row; parking the items whose rows it "
+                        + "held", worker, failedFlushes);
+                pending.park(outcome -> outcome.parked(namespace, worker, failed));
+            } else {
+                failedFlushes = 0;
+            }
         }
         if (!output.commit(pending.records(namespace.scanEvents(), serializer), offsets, consumer::groupMetadata)) {
             rewind();
@@ -292,14 +311,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         pending.clear(); // drops the links not taken in hand
     }
 
-    /** The handler's commit point (its sinks' flush) before the transaction; false when it failed. */
-    private boolean flushed() {
+    /** The handler's commit point (its sinks' flush) before the transaction; what it failed with, or null. */
+    private Throwable flushFailure() {
         try {
             handler.flush();
-            return true;
-        } catch (RuntimeException | LinkageError e) { // a plugin's broken dependency too: replayed, not fatal
+            return null;
+        } catch (RuntimeException | LinkageError e) { // a plugin's broken dependency too: replayed, then parked
             LOG.warn("{} worker: a sink's commit point failed ({}), replaying", worker, e.toString());
-            return false;
+            return e;
         }
     }
 

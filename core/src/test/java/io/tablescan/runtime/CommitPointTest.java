@@ -11,7 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
-/** The handler's commit point (its sinks' flush): before each transaction, and a failure replays its items. */
+/**
+ * The handler's commit point (its sinks' flush): before each transaction; a failure replays its items, and one that
+ * keeps failing parks them.
+ */
 class CommitPointTest {
     final WorkerRuntimeTest kafka = new WorkerRuntimeTest(); // its MockConsumer, MockProducer and helpers
     final List<String> handled = new CopyOnWriteArrayList<>(); // added by the handlers' threads
@@ -82,6 +85,41 @@ class CommitPointTest {
         assertThat(handled).as("handled again after the failure").hasSize(2);
         assertThat(kafka.producer.transactionCommitted()).isTrue();
         assertThat(kafka.onlyEvent().getRowsRead()).as("only the committed attempt counts").isEqualTo(1);
+    }
+
+    @Test
+    void aCommitPointThatKeepsFailingParksTheItemsWithTheReasonInsteadOfReplayingForever() {
+        WorkerRuntime<PrefixQuery> runtime = kafka.runtime(flushing(Integer.MAX_VALUE));
+        kafka.consumer.updateBeginningOffsets(Map.of(WorkerRuntimeTest.INPUT, 0L));
+        kafka.consumer.schedulePollTask(() -> {
+            kafka.consumer.rebalance(List.of(WorkerRuntimeTest.INPUT));
+            kafka.consumer.addRecord(record());
+        });
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        int[] seen = {0};
+        Runnable[] replay = new Runnable[1];
+        replay[0] = () -> {
+            if (kafka.producer.transactionCommitted() || System.nanoTime() > deadline) {
+                kafka.stopWhen(runtime, () -> true);
+                return;
+            }
+            if (flushes.size() > seen[0] && handled.size() == flushes.size()) {
+                seen[0] = flushes.size();
+                kafka.consumer.addRecord(record()); // a real consumer fetches the rewound record again
+            }
+            kafka.consumer.schedulePollTask(replay[0]);
+        };
+        kafka.consumer.schedulePollTask(replay[0]);
+        runtime.run();
+
+        assertThat(flushes).as("replayed, then parked").hasSize(WorkerRuntime.PARK_AFTER_FAILED_FLUSHES);
+        assertThat(kafka.producer.transactionCommitted()).isTrue();
+        var letters = kafka.sentTo(io.tablescan.runtime.Namespace.DEFAULT.deadLetters());
+        assertThat(letters).hasSize(1);
+        assertThat(DeadLetters.header(letters.getFirst().headers(), DeadLetters.ERROR_MESSAGE))
+                .isEqualTo("blob store unavailable");
+        assertThat(kafka.onlyEvent().getRowsRead()).as("no row counted for a parked item").isZero();
+        assertThat(kafka.onlyEvent().getFailed().getPrefixQueries()).isEqualTo(1);
     }
 
     private ConsumerRecord<byte[], byte[]> record() {

@@ -80,6 +80,25 @@ class SinkIT {
         assertThat(CountSink.prepares("countsource-tally")).as("one sink, prepared once").isEqualTo(1);
     }
 
+    /** A sink whose commit point never succeeds: its items are parked with the reason, and the scan ends. */
+    @Test
+    void aCommitPointThatAlwaysFailsParksTheItemsAndTheScanEnds() {
+        SampleTable.write(STORE, "brokenflushsource", SampleTable.rows(300), 8);
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("azurite", "brokenflushsource")).pageSize(100)
+                .sink(new SinkRef("buffering", "azurite", "brokenflushcopy", Map.of("fail-flushes", "1000000"))).build();
+
+        CopyRun.Outcome outcome = CopyRun.run(CopyRun.settings(KafkaSettings.of(LocalServices.broker().bootstrapServers()),
+                new Accounts(name -> null).register("azurite", STORE), System.getenv()), spec,
+                RunOptions.defaults().withTimeout(Duration.ofMinutes(3)));
+
+        ScanTotals totals = outcome.totals();
+        assertThat(totals.ended()).as("the scan ends instead of replaying forever").isTrue();
+        assertThat(totals.state()).isEqualTo(io.tablescan.schema.ScanState.COMPLETED_WITH_FAILURES);
+        assertThat(totals.itemsFailed()).isPositive();
+        assertThat(totals.rowsWritten()).as("no row of a parked item counted").isZero();
+        assertThat(totals.errors()).anyMatch(error -> error.contains("flush refused by the test"));
+    }
+
     /**
      * A sink that writes only at its commit point, whose first flushes fail for good (dropping what they held):
      * the items of those transactions are not committed but replayed, so the copy is exact all the same.

@@ -38,7 +38,8 @@ public interface RowSink extends AutoCloseable {
      * with other writes; the worker's loop waits for it, so it should take seconds, not minutes. Throws
      * {@link SinkException} on failure (a transient one is retried as a write's): then nothing of the transaction
      * commits and every work item of the worker not yet committed is replayed, so the rows it was given before a
-     * failed flush need not be kept. The default does nothing: each write is durable when it returns.
+     * failed flush need not be kept (after five failed flushes in a row, those items are parked with the error
+     * instead, for a later retry). The default does nothing: each write is durable when it returns.
      */
     default void flush() {}
 
