@@ -24,7 +24,10 @@ abstract class InterceptingTableStore implements TableStore {
     /** Runs one request of the wrapped store; {@code operation} is query, upsert, create or exists. */
     protected abstract <T> T call(String operation, Supplier<T> request);
 
-    /** Runs a query or upsert of {@code target} (what rate caps and back-off need); by default as any request. */
+    /**
+     * Runs a query, upsert or batch of deletes of {@code target} (what rate caps and back-off need); by default as any
+     * request.
+     */
     protected <T> T call(String operation, Target target, Supplier<T> request) {
         return call(operation, request);
     }
@@ -65,7 +68,8 @@ abstract class InterceptingTableStore implements TableStore {
 
     @Override
     public final Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
-        return call("delete", () -> store.deleteIfUnchanged(table, partitionKey, rows));
+        return call("delete", new Target(table, partitionKey, rows.size()),
+                () -> store.deleteIfUnchanged(table, partitionKey, rows));
     }
 
     @Override

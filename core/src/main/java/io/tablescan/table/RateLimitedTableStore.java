@@ -8,8 +8,8 @@ import java.util.function.Supplier;
 
 /**
  * One item's store of a capped scan: a read of the source takes a page's worth of the read share first and gives
- * back what the page did not hold; a write to the destination takes its rows' worth of the write share. Other
- * requests (the destination's reads of a verify, deletes, table admin) pass as they are.
+ * back what the page did not hold; a write to the destination, and a batch of deletes (a mirror's there, a delete
+ * job's in its source), takes its rows' worth of the write share. Other requests (the destination's reads of a verify, table admin) pass as they are.
  */
 final class RateLimitedTableStore extends InterceptingTableStore {
     private final String source;
@@ -28,7 +28,10 @@ final class RateLimitedTableStore extends InterceptingTableStore {
     @Override
     protected <T> T call(String operation, Target target, Supplier<T> request) {
         Lane lane = operation.equals("query") && target.table().equals(source) ? read
-                : operation.equals("upsert") && target.table().equals(destination) ? write : null;
+                : operation.equals("upsert") && target.table().equals(destination) ? write
+                // a mirror's deletes in its destination; a delete job's in its source (it has no destination)
+                : operation.equals("delete") && target.table().equals(destination != null ? destination : source) ? write
+                : null;
         if (lane == null || lane.cap() <= 0) {
             return request.get();
         }

@@ -21,6 +21,7 @@ final class FakeStore implements TableStore {
     final AtomicLong rowsRead = new AtomicLong();
     final AtomicLong requests = new AtomicLong();
     final AtomicLong throttled = new AtomicLong();
+    final AtomicLong rowsDeleted = new AtomicLong();
     final Map<String, Row> rows = new ConcurrentHashMap<>();
     private final int throttleAbove;
     private long windowStart = System.nanoTime();
@@ -63,6 +64,14 @@ final class FakeStore implements TableStore {
 
     @Override
     public void createTableIfNotExists(String table) {}
+
+    /** Deletes every row asked for (counted in {@link #rowsDeleted}). */
+    @Override
+    public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> batch) {
+        requests.incrementAndGet();
+        rowsDeleted.addAndGet(batch.size());
+        return null;
+    }
 
     @Override
     public boolean tableExists(String table) {

@@ -60,6 +60,28 @@ class ScanRatesTest {
         assertThat(rate).isBetween(400L, 550L);
     }
 
+    @Test
+    void aDeleteJobsDeletesTakeItsWriteCap() throws InterruptedException {
+        ScanSpec deletes = ScanSpec.newBuilder(spec).setScanId("scan-deletes").setLimits(Map.of("write", 500L)).build();
+        ScanRates rates = new ScanRates(board.process(), 200);
+        processes.add(rates);
+        TableStore limited = TableStores.capped(store, deletes, rates.lane(deletes, Direction.READ),
+                rates.lane(deletes, Direction.WRITE));
+        List<TableStore.Version> batch = java.util.stream.IntStream.range(0, 50)
+                .mapToObj(i -> new TableStore.Version("r" + i, null)).toList();
+        threads.add(Thread.ofPlatform().daemon().start(() -> {
+            while (!stop.get()) {
+                limited.deleteIfUnchanged("src", "p", batch); // a delete job deletes in its source
+            }
+        }));
+        Thread.sleep(2000); // time passing is what is measured here
+        long from = store.rowsDeleted.get();
+        long start = System.nanoTime();
+        Thread.sleep(4000);
+        long rate = (store.rowsDeleted.get() - from) * 1_000_000_000L / (System.nanoTime() - start);
+        assertThat(rate).as("rows deleted a second").isBetween(400L, 560L);
+    }
+
     /** Waits {@code settle} ms, then returns the rows/s read over the next {@code window} ms. */
     private long measure(long settle, long window) throws InterruptedException {
         Thread.sleep(settle); // time passing is what is measured here
