@@ -18,7 +18,7 @@ class BenchIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"pipeline", "latency", "azurite", "seed-replica", "seed-replica-503", "seed-replica-export",
-        "verify", "export", "import"})
+        "verify", "mirror", "export", "import"})
     void everyBenchScenarioCopiesExactlyAndWritesItsFiguresAndChart(String scenario) throws Exception {
         java.nio.file.Path json = java.nio.file.Files.createTempFile("bench", ".json");
         java.nio.file.Path chart = java.nio.file.Files.createTempFile("bench", ".png");
@@ -44,6 +44,6 @@ class BenchIT {
 
     @Test
     void anUnknownBenchScenarioIsAUsageError() {
-        Cli.assertOneLine(run("bench", "--scenario", "nosuch"), 2, "--scenario must be one of azurite, export, import, latency, pipeline, seed-replica, seed-replica-503, seed-replica-export, verify");
+        Cli.assertOneLine(run("bench", "--scenario", "nosuch"), 2, "--scenario must be one of azurite, export, import, latency, mirror, pipeline, seed-replica, seed-replica-503, seed-replica-export, verify");
     }
 }
