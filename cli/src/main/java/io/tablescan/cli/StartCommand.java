@@ -82,6 +82,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             + "--changed-only: write every difference to FILE, one JSON object a line (default: none).")
     java.nio.file.Path report;
 
+    @Mixin
+    WriteModeOption writeMode = new WriteModeOption();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -130,7 +133,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
         var spec = deleteJob != null ? scan.applyTo(ScanSpecs.of(job, deleting.options(scan))
                 .from(new TableRef(sourceAccount, sourceTable))).build()
-                : scan.applyTo(target.applyTo(ScanSpecs.of(job, Map.of())
+                : scan.applyTo(target.applyTo(ScanSpecs.of(job, writeMode.options())
                 .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
@@ -150,6 +153,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
 
     /** A delete (--delete): no target, no other job; its selection checked as the delete command's. */
     private Job deleteJob() {
+        writeMode.onlyForCopy(false, "--delete");
         if (verify || mirror || changedOnly || target.destTable != null || target.toTopic != null
                 || target.sinkType != null || destAccount != null) {
             throw new UserError(UserError.USAGE, "--delete takes no other job and no target: it deletes rows of the "
@@ -168,8 +172,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
         String name = verify ? VerifyJob.NAME : mirror ? MirrorJob.NAME : changedOnly ? ChangedOnlyJob.NAME
                 : CopyJob.NAME;
+        writeMode.onlyForCopy(name.equals(CopyJob.NAME), "--" + name);
         return Checks.job(Jobs.named(name), new JobRequest(name.equals(CopyJob.NAME) ? "start" : "--" + name,
-                target.toTable(), scan.filter, scan.since));
+                target.toTable(), scan.filter, scan.since, writeMode.options()));
     }
 
     /** The partitions of the topics a command creates (TABLESCAN_TOPIC_PARTITIONS); a malformed value is exit 2. */
