@@ -55,6 +55,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     WriteModeOption writeMode = new WriteModeOption();
 
+    @Mixin
+    SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
+
     @Option(names = "--mirror", description = "Also delete the destination table's rows that the source lacks, in "
             + "the range the options select, so that the destination ends equal to the source (not with --since or "
             + "--filter).")
@@ -127,9 +130,10 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         }
         Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
         // A dry run is a verify whose summary tells what the mirror would do.
-        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.of(Jobs.named(VerifyJob.NAME),
-                Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME)) : ScanSpecs.of(job, writeMode.options()))
-                .from(new TableRef(sourceName, sourceTable)), destName)).build();
+        var spec = sourceSecondary.applyTo(scan.applyTo(target.applyTo((dryRun
+                ? ScanSpecs.of(Jobs.named(VerifyJob.NAME), Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME))
+                : ScanSpecs.of(job, writeMode.options())).from(new TableRef(sourceName, sourceTable)), destName)),
+                accounts, sourceName, sourceAccount, new Accounts(env::get)).build();
         if (mirror || changedOnly) {
             return MirrorRun.run(cluster, accounts, env, spec, report, dryRun);
         }

@@ -85,6 +85,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     WriteModeOption writeMode = new WriteModeOption();
 
+    @Mixin
+    SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -109,6 +112,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
         }
         Accounts local = new Accounts(env::get);
+        sourceSecondary.check(local, sourceAccount);
         if (target.toTable()) {
             Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, target.destTable);
         }
@@ -134,7 +138,8 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         var spec = deleteJob != null ? scan.applyTo(ScanSpecs.of(job, deleting.options(scan))
                 .from(new TableRef(sourceAccount, sourceTable))).build()
                 : scan.applyTo(target.applyTo(ScanSpecs.of(job, writeMode.options())
-                .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();
+                .from(new TableRef(sourceAccount, sourceTable)), destAccount)).sourceSecondary(sourceSecondary.secondary)
+                .build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
         if (!await) {
@@ -154,6 +159,10 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     /** A delete (--delete): no target, no other job; its selection checked as the delete command's. */
     private Job deleteJob() {
         writeMode.onlyForCopy(false, "--delete");
+        if (sourceSecondary.secondary) {
+            throw new UserError(UserError.USAGE, "--source-secondary goes without --delete: a delete writes the source, "
+                    + "and the secondary takes no write");
+        }
         if (verify || mirror || changedOnly || target.destTable != null || target.toTopic != null
                 || target.sinkType != null || destAccount != null) {
             throw new UserError(UserError.USAGE, "--delete takes no other job and no target: it deletes rows of the "
