@@ -38,9 +38,6 @@ final class RestTableStore implements TableStore {
     private static final String ACCEPT = "application/json;odata=minimalmetadata";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern ERROR_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"|<Code>([^<]+)</Code>");
-    private static final Pattern FAILED_INDEX = Pattern.compile(
-            "\"(?:value|message)\"\\s*:\\s*\"(\\d+):");
-    private static final Pattern INNER_STATUS = Pattern.compile("HTTP/1\\.1 (\\d{3})");
 
     /** The clients made so far, held weakly: one no store uses any more is collected, and its thread ends. */
     private static final Set<HttpClient> CLIENTS = Collections.synchronizedSet(
@@ -159,56 +156,14 @@ final class RestTableStore implements TableStore {
         }
     }
 
-    /**
-     * One {@code $batch} writing each row with its method (POST: an insert, to the table; else to the row's path),
-     * {@code If-Match} its ETag when not null; returns the response body.
-     */
+    /** One {@code $batch} writing each row with its method, {@code If-Match} its ETag when not null (see BatchBodies). */
     private String writeBatch(String table, List<Row> rows, IntFunction<String> method, IntFunction<String> ifMatch) {
-        return sendBatch(table, rows.size() * 512, (out, changeset) -> {
-            for (int i = 0; i < rows.size(); i++) {
-                Row row = rows.get(i);
-                String verb = method.apply(i);
-                String etag = ifMatch.apply(i);
-                ascii(out, "--" + changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
-                        + verb + " " + endpoint + (verb.equals("POST") ? "/" + table
-                                : entityPath(table, row.partitionKey(), row.rowKey()))
-                        + " HTTP/1.1\r\nContent-Type: application/json\r\nAccept: " + ACCEPT
-                        + (etag == null ? "" : "\r\nIf-Match: " + etag)
-                        + "\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n");
-                try {
-                    EntityJson.write(row, out);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e); // to memory: cannot happen
-                }
-                ascii(out, "\r\n");
-            }
-        });
+        return sendBatch(table, rows.size() * 512,
+                (out, changeset) -> BatchBodies.writes(out, changeset, endpoint, table, rows, method, ifMatch));
     }
 
-    /**
-     * The refusal a batch's response holds: its first failed operation, when {@code refusable} (its status and error
-     * code) and its index is given; any other failure is thrown. The batch answers 202 even when its changeset
-     * failed: the failure is the failed operation's response, its index first in the error message
-     * ({@code "2:The update condition ..."}), as the service and Azurite both send it.
-     */
     private static Refusal refusal(String table, String body, int size, BiPredicate<Integer, String> refusable) {
-        Matcher inner = INNER_STATUS.matcher(body);
-        while (inner.find()) {
-            int status = Integer.parseInt(inner.group(1));
-            if (status < 300) {
-                continue;
-            }
-            String rest = body.substring(inner.end());
-            String code = errorCode(rest);
-            if (refusable.test(status, code)) {
-                int index = size == 1 ? 0 : failedIndex(rest);
-                if (index >= 0 && index < size) {
-                    return new Refusal(index, status == 404);
-                }
-            }
-            throw failure(table, status, code);
-        }
-        return null;
+        return BatchBodies.refusal(body, size, refusable, (status, code) -> failure(table, status, code));
     }
 
     @Override
@@ -250,15 +205,6 @@ final class RestTableStore implements TableStore {
         return new String(response.body(), StandardCharsets.UTF_8);
     }
 
-    /** The index of a failed batch operation: its error message's "N:" prefix (-1 without one). */
-    static int failedIndex(String response) {
-        Matcher m = FAILED_INDEX.matcher(response);
-        if (m.find()) {
-            return Integer.parseInt(m.group(1));
-        }
-        return -1;
-    }
-
     /** Refuses a batch the service would: 1 to 100 operations. */
     static void checkBatch(int size) {
         if (size < 1 || size > 100) {
@@ -292,7 +238,7 @@ final class RestTableStore implements TableStore {
     }
 
     /** The path of one entity under the endpoint: {@code /table(PartitionKey='pk',RowKey='rk')}, keys quoted and encoded. */
-    private String entityPath(String table, String partitionKey, String rowKey) {
+    static String entityPath(String table, String partitionKey, String rowKey) {
         return "/" + table + "(PartitionKey='" + UrlText.encode(partitionKey.replace("'", "''"))
                 + "',RowKey='" + UrlText.encode(rowKey.replace("'", "''")) + "')";
     }

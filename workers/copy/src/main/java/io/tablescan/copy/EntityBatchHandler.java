@@ -57,11 +57,6 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
                 batch.getDeleteEtags(), batch.getWriteEtags() == null ? List.of() : batch.getWriteEtags(), context);
     }
 
-    Result write(ScanSpec spec, String partitionKey, List<Entity> entities, List<String> deletes, List<String> etags,
-            ItemContext context) {
-        return write(spec, partitionKey, entities, deletes, etags, List.of(), context);
-    }
-
     /**
      * Writes the rows of one partition (or deletes its RowKeys, for a mirror or a delete job): one batch, or one part
      * of a page. Rows with {@code writeEtags} (a mirror's), and rows of a copy with a write mode other than replace,
