@@ -113,7 +113,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             // Created now, so a credential that may not write is refused at once; deleted again if nothing is written.
             destExisted = mirror || changedOnly || destinationExists(dest, target.destTable);
             // A mirror's extra rows are its work, not news.
-            createDestination(dest, target.destTable, !mirror && !changedOnly);
+            createDestination(dest, target.destTable, !mirror && !changedOnly && writeMode.replaces());
         } else if (dryRun) {
             Checks.tableExists(dest, target.destTable, "destination"); // a dry run creates nothing
         }

@@ -82,7 +82,9 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
                     + ": " + e.getMessage());
         }
-        Checks.warnIfHoldsRows(dest, destTable, System.err);
+        if (writeMode.replaces()) {
+            Checks.warnIfHoldsRows(dest, destTable, System.err);
+        }
         if (batches == 0) {
             System.out.println("imported 0 rows (the export is empty) into " + destTable);
             return 0;

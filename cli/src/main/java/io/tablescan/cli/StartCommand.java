@@ -126,7 +126,8 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         if (local.configured(sourceAccount)) {
             Checks.tableExists(Checks.account(local, sourceAccount), sourceTable, "source");
         }
-        if (target.toTable() && local.configured(destAccount) && !job.readsDestination()) {
+        if (target.toTable() && local.configured(destAccount) && !job.readsDestination()
+                && writeMode.replaces()) {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
         if (deleteJob != null) {

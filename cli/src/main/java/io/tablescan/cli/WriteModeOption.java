@@ -17,6 +17,11 @@ final class WriteModeOption {
         return writeMode == null ? Map.of() : Map.of(WriteMode.OPTION, writeMode);
     }
 
+    /** Whether rows the destination holds are replaced (the default): its warning about them says so. */
+    boolean replaces() {
+        return writeMode == null || writeMode.equals(WriteMode.REPLACE.option());
+    }
+
     /** Refused with another job than a copy ({@code job} named as the user did). */
     void onlyForCopy(boolean copy, String job) {
         if (writeMode != null && !copy) {

@@ -95,6 +95,7 @@ class WriteModeIT {
         destination("wmreplace");
         Cli.Run replace = copy("wmreplace", "replace");
         assertThat(replace.exitCode()).as(replace.out() + replace.err()).isZero();
+        assertThat(replace.err()).contains("already holds rows: rows with the source's keys are replaced");
         assertThat(held("wmreplace", "a", "r001", 40)).contains("\"V\":[null,\"v1\"]").doesNotContain("Keep");
 
         destination("wmmerge");
@@ -109,6 +110,7 @@ class WriteModeIT {
         destination("wminsert");
         Cli.Run insert = copy("wminsert", "insert");
         assertThat(insert.exitCode()).as(insert.out() + insert.err()).isEqualTo(UserError.DIFFERENT);
+        assertThat(insert.err()).as("no warning that rows are replaced").doesNotContain("already holds rows");
         assertThat(insert.out()).contains("write mode insert: 37 written (or found equal); 3 held other values in "
                 + "the destination, left as they were (exit 7)");
         assertThat(held("wminsert", "a", "r002", 40)).contains("\"V\":[null,\"theirs\"]").contains("Keep");
