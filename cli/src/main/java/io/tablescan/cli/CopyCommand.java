@@ -52,6 +52,12 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    @Mixin
+    WriteModeOption writeMode = new WriteModeOption();
+
+    @Mixin
+    SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
+
     @Option(names = "--mirror", description = "Also delete the destination table's rows that the source lacks, in "
             + "the range the options select, so that the destination ends equal to the source (not with --since or "
             + "--filter).")
@@ -107,7 +113,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             // Created now, so a credential that may not write is refused at once; deleted again if nothing is written.
             destExisted = mirror || changedOnly || destinationExists(dest, target.destTable);
             // A mirror's extra rows are its work, not news.
-            createDestination(dest, target.destTable, !mirror && !changedOnly);
+            createDestination(dest, target.destTable, !mirror && !changedOnly && writeMode.replaces());
         } else if (dryRun) {
             Checks.tableExists(dest, target.destTable, "destination"); // a dry run creates nothing
         }
@@ -124,9 +130,10 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         }
         Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
         // A dry run is a verify whose summary tells what the mirror would do.
-        var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.of(Jobs.named(VerifyJob.NAME),
-                Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME)) : ScanSpecs.of(job, Map.of()))
-                .from(new TableRef(sourceName, sourceTable)), destName)).build();
+        var spec = sourceSecondary.applyTo(scan.applyTo(target.applyTo((dryRun
+                ? ScanSpecs.of(Jobs.named(VerifyJob.NAME), Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME))
+                : ScanSpecs.of(job, writeMode.options())).from(new TableRef(sourceName, sourceTable)), destName)),
+                accounts, sourceName, sourceAccount, new Accounts(env::get)).build();
         if (mirror || changedOnly) {
             return MirrorRun.run(cluster, accounts, env, spec, report, dryRun);
         }
@@ -196,8 +203,10 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
                     : "--report goes with --mirror or --changed-only"));
         }
         String named = mirror ? "--mirror" : changedOnly ? "--changed-only" : "copy";
+        writeMode.onlyForCopy(!mirror && !changedOnly, named);
         Job job = Jobs.named(mirror ? MirrorJob.NAME : changedOnly ? ChangedOnlyJob.NAME : CopyJob.NAME);
-        return Checks.job(job, new JobRequest(named, target.toTable(), scan.filter, scan.since));
+        return Checks.job(job, new JobRequest(named, target.toTable(), scan.filter, scan.since,
+                mirror || changedOnly ? Map.of() : writeMode.options()));
     }
 
     private static void createDestination(TableStore dest, String table, boolean warnIfHoldsRows) {

@@ -44,6 +44,9 @@ final class CountCommand implements Callable<Integer> {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    @Mixin
+    SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -51,7 +54,8 @@ final class CountCommand implements Callable<Integer> {
         Checks.job(Jobs.named(CountJob.NAME), new JobRequest("count", false, scan.filter, scan.since));
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
-        TableStore source = sourceAccount.store(Accounts.fromEnvironment());
+        Accounts configured = Accounts.fromEnvironment();
+        TableStore source = sourceAccount.store(configured);
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), null);
         if (cluster != null) {
@@ -59,7 +63,8 @@ final class CountCommand implements Callable<Integer> {
         }
         String sourceName = sourceAccount.name();
         Accounts accounts = new Accounts(name -> null).register(sourceName, source);
-        ScanSpec spec = scan.applyTo(ScanSpecs.count().from(new TableRef(sourceName, sourceTable))).build();
+        ScanSpec spec = sourceSecondary.applyTo(scan.applyTo(ScanSpecs.count().from(new TableRef(sourceName,
+                sourceTable))), accounts, sourceName, sourceAccount, configured).build();
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
                 .hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {

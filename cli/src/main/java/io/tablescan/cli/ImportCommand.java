@@ -13,6 +13,10 @@ import io.tablescan.table.Accounts;
 import io.tablescan.spi.TableStore;
 import io.tablescan.spi.TableStoreException;
 import picocli.CommandLine.Command;
+import io.tablescan.job.Job;
+import io.tablescan.job.JobRequest;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.CopyJob;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -40,16 +44,21 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
     String destAccount;
 
     @Option(names = "--dest-table", required = true, paramLabel = "TABLE", description = "The table to restore into, "
-            + "created if missing. Rows with the export's keys are replaced, its other rows kept.")
+            + "created if missing. Rows with the export's keys are replaced (see --write-mode), its other rows kept.")
     String destTable;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
             + "(default: an embedded broker), in topics and groups of this import's own, removed when it ends.")
     String kafka;
 
+    @Mixin
+    WriteModeOption writeMode = new WriteModeOption();
+
     @Override
     public Integer call() {
         Checks.tableName("--dest-table", destTable);
+        Job job = Checks.job(Jobs.named(CopyJob.NAME), new JobRequest("import", true, null, null,
+                writeMode.options()));
         Checks.bootstrapServers(kafka);
         BackupStore from = export.open(env);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
@@ -73,7 +82,9 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
                     + ": " + e.getMessage());
         }
-        Checks.warnIfHoldsRows(dest, destTable, System.err);
+        if (writeMode.replaces()) {
+            Checks.warnIfHoldsRows(dest, destTable, System.err);
+        }
         if (batches == 0) {
             System.out.println("imported 0 rows (the export is empty) into " + destTable);
             return 0;
@@ -86,7 +97,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         Accounts accounts = new Accounts(name -> null).register(destName, dest).register("export", dest);
         String sourceTable = manifest.sourceTable() != null
                 && io.tablescan.table.TableNames.problem(manifest.sourceTable()) == null ? manifest.sourceTable() : destTable;
-        ScanSpec spec = ScanSpecs.copy().from(new TableRef("export", sourceTable))
+        ScanSpec spec = ScanSpecs.of(job, writeMode.options()).from(new TableRef("export", sourceTable))
                 .to(new TableRef(destName, destTable)).build();
         System.out.printf("writing %s in %,d batches through the workers%n",
                 ProgressPrinter.plural(manifest.totalRows(), "row"), batches);

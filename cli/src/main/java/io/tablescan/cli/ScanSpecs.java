@@ -73,6 +73,7 @@ public final class ScanSpecs {
         private String lowerPartition;
         private String upperPartition;
         private Job job;
+        private boolean sourceSecondary;
         private Map<String, String> options;
         private Map<String, Long> limits;
 
@@ -103,6 +104,12 @@ public final class ScanSpecs {
         }
 
         /** Rows per page read from the source. */
+        /** Reads the source from its account's read-access secondary. */
+        public Copy sourceSecondary(boolean secondary) {
+            this.sourceSecondary = secondary;
+            return this;
+        }
+
         public Copy pageSize(int pageSize) {
             this.pageSize = pageSize;
             return this;
@@ -148,6 +155,7 @@ public final class ScanSpecs {
                     .setUpperPartition(upperPartition)
                     .setCreatedAtMillis(System.currentTimeMillis())
                     .setLimits(limits)
+                    .setSourceSecondary(sourceSecondary)
                     .build();
         }
     }

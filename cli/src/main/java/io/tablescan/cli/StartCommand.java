@@ -82,6 +82,12 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             + "--changed-only: write every difference to FILE, one JSON object a line (default: none).")
     java.nio.file.Path report;
 
+    @Mixin
+    WriteModeOption writeMode = new WriteModeOption();
+
+    @Mixin
+    SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -106,6 +112,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
         }
         Accounts local = new Accounts(env::get);
+        sourceSecondary.check(local, sourceAccount);
         if (target.toTable()) {
             Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, target.destTable);
         }
@@ -119,7 +126,8 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         if (local.configured(sourceAccount)) {
             Checks.tableExists(Checks.account(local, sourceAccount), sourceTable, "source");
         }
-        if (target.toTable() && local.configured(destAccount) && !job.readsDestination()) {
+        if (target.toTable() && local.configured(destAccount) && !job.readsDestination()
+                && writeMode.replaces()) {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
         if (deleteJob != null) {
@@ -130,8 +138,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
         var spec = deleteJob != null ? scan.applyTo(ScanSpecs.of(job, deleting.options(scan))
                 .from(new TableRef(sourceAccount, sourceTable))).build()
-                : scan.applyTo(target.applyTo(ScanSpecs.of(job, Map.of())
-                .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();
+                : scan.applyTo(target.applyTo(ScanSpecs.of(job, writeMode.options())
+                .from(new TableRef(sourceAccount, sourceTable)), destAccount)).sourceSecondary(sourceSecondary.secondary)
+                .build();
         ScanStarter.start(settings, spec);
         System.out.println(spec.getScanId());
         if (!await) {
@@ -150,6 +159,11 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
 
     /** A delete (--delete): no target, no other job; its selection checked as the delete command's. */
     private Job deleteJob() {
+        writeMode.onlyForCopy(false, "--delete");
+        if (sourceSecondary.secondary) {
+            throw new UserError(UserError.USAGE, "--source-secondary goes without --delete: a delete writes the source, "
+                    + "and the secondary takes no write");
+        }
         if (verify || mirror || changedOnly || target.destTable != null || target.toTopic != null
                 || target.sinkType != null || destAccount != null) {
             throw new UserError(UserError.USAGE, "--delete takes no other job and no target: it deletes rows of the "
@@ -168,8 +182,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
         String name = verify ? VerifyJob.NAME : mirror ? MirrorJob.NAME : changedOnly ? ChangedOnlyJob.NAME
                 : CopyJob.NAME;
+        writeMode.onlyForCopy(name.equals(CopyJob.NAME), "--" + name);
         return Checks.job(Jobs.named(name), new JobRequest(name.equals(CopyJob.NAME) ? "start" : "--" + name,
-                target.toTable(), scan.filter, scan.since));
+                target.toTable(), scan.filter, scan.since, writeMode.options()));
     }
 
     /** The partitions of the topics a command creates (TABLESCAN_TOPIC_PARTITIONS); a malformed value is exit 2. */

@@ -57,6 +57,9 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    @Mixin
+    SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -99,8 +102,9 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
             destName = "destination";
         }
         Accounts accounts = new Accounts(name -> null).register(sourceName, source).register(destName, dest);
-        ScanSpec spec = scan.applyTo(ScanSpecs.verify().from(new TableRef(sourceName, sourceTable))
-                .to(new TableRef(destName, destTable))).build();
+        ScanSpec spec = sourceSecondary.applyTo(scan.applyTo(ScanSpecs.verify().from(new TableRef(sourceName,
+                sourceTable)).to(new TableRef(destName, destTable))), accounts, sourceName, sourceAccount, configured)
+                .build();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {

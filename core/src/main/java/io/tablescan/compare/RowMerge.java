@@ -26,10 +26,11 @@ public final class RowMerge {
 
     /**
      * What a merge found: the differences in key order, the destination rows the source lacks, and the source rows
-     * a mirror writes (missing or different in the destination), in key order.
+     * a mirror writes (missing or different in the destination), in key order, with the ETag of the destination row
+     * each replaces (null: missing).
      */
-    public record Result(List<Difference> differences, List<Row> extra, List<Row> toWrite, long missing,
-            long differing) {
+    public record Result(List<Difference> differences, List<Row> extra, List<Row> toWrite, List<String> writeEtags,
+            long missing, long differing) {
         public long extraCount() {
             return extra.size();
         }
@@ -39,6 +40,7 @@ public final class RowMerge {
         List<Difference> differences = new ArrayList<>();
         List<Row> extra = new ArrayList<>();
         List<Row> toWrite = new ArrayList<>();
+        List<String> writeEtags = new ArrayList<>();
         long missing = 0;
         long differing = 0;
         int i = 0;
@@ -50,6 +52,7 @@ public final class RowMerge {
             if (c < 0) {
                 differences.add(difference(scanId, DifferenceKind.MISSING, s, List.of()));
                 toWrite.add(s);
+                writeEtags.add(null);
                 missing++;
                 i++;
             } else if (c > 0) {
@@ -61,13 +64,14 @@ public final class RowMerge {
                 if (!changed.isEmpty()) {
                     differences.add(difference(scanId, DifferenceKind.DIFFERENT, s, changed));
                     toWrite.add(s);
+                    writeEtags.add(d.etag());
                     differing++;
                 }
                 i++;
                 j++;
             }
         }
-        return new Result(differences, extra, toWrite, missing, differing);
+        return new Result(differences, extra, toWrite, writeEtags, missing, differing);
     }
 
     static int compareKeys(Row a, Row b) {

@@ -22,9 +22,20 @@ public final class EntityBatcher {
 
     /** The scan's entity batches of these rows. */
     public static List<EntityBatch> batches(ScanSpec spec, List<Row> rows) {
+        return batches(spec, rows, null);
+    }
+
+    /**
+     * The scan's entity batches of these rows, each write conditional on the ETag of the destination row it replaces
+     * ({@code etags}, in the rows' order; null: inserted), a mirror's; {@code etags} null: unconditional writes.
+     */
+    public static List<EntityBatch> batches(ScanSpec spec, List<Row> rows, List<String> etags) {
         List<EntityBatch> batches = new ArrayList<>();
+        int at = 0;
         for (List<Row> batch : rowBatches(rows)) {
-            batches.add(batch(spec, batch));
+            batches.add(batch(spec, batch, etags == null ? List.of() : new ArrayList<>(etags.subList(at,
+                    at + batch.size()))));
+            at += batch.size();
         }
         return batches;
     }
@@ -51,7 +62,7 @@ public final class EntityBatcher {
         return batches;
     }
 
-    private static EntityBatch batch(ScanSpec spec, List<Row> rows) {
+    private static EntityBatch batch(ScanSpec spec, List<Row> rows, List<String> etags) {
         String partition = rows.get(0).partitionKey();
         List<Entity> entities = new ArrayList<>(rows.size());
         for (Row row : rows) {
@@ -60,7 +71,7 @@ public final class EntityBatcher {
         String firstRow = rows.get(0).rowKey();
         String lastRow = rows.get(rows.size() - 1).rowKey();
         return new EntityBatch(ItemIds.of(spec.getScanId(), "batch", partition, firstRow, lastRow), spec, partition,
-                entities, List.of(), List.of());
+                entities, List.of(), List.of(), etags);
     }
 
     /**
@@ -79,7 +90,7 @@ public final class EntityBatcher {
             if (last || rowKeys.size() == MAX_ROWS) {
                 String pk = row.partitionKey();
                 batches.add(new EntityBatch(ItemIds.of(spec.getScanId(), "delete", pk, rowKeys.get(0), row.rowKey()),
-                        spec, pk, List.of(), List.copyOf(rowKeys), new ArrayList<>(etags)));
+                        spec, pk, List.of(), List.copyOf(rowKeys), new ArrayList<>(etags), List.of()));
                 rowKeys.clear();
                 etags.clear();
             }

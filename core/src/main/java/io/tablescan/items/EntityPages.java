@@ -60,7 +60,7 @@ public final class EntityPages {
         List<PagePart> parts = new ArrayList<>(batches.size());
         for (EntityBatch batch : batches) {
             parts.add(new PagePart(batch.getPartitionKey(), batch.getEntities(), batch.getDeletes(),
-                    batch.getDeleteEtags()));
+                    batch.getDeleteEtags(), batch.getWriteEtags()));
         }
         EntityBatch first = batches.getFirst();
         return new EntityPage(ItemIds.of(first.getSpec().getScanId(), "page", first.getItemId(),

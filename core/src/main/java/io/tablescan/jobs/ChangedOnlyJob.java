@@ -45,7 +45,7 @@ public final class ChangedOnlyJob implements Job {
 
     @Override
     public List<String> counters() {
-        return List.of(Counters.MISSING, Counters.DIFFERENT, Counters.EXTRA);
+        return List.of(Counters.MISSING, Counters.DIFFERENT, Counters.EXTRA, Counters.CONFLICTS);
     }
 
     @Override

@@ -42,8 +42,9 @@ final class Comparison {
                 StepItems.reader(destination, table, spec));
         RowMerge.Result merge = outcome.merge();
         List<SpecificRecord> emitted = new ArrayList<>(read.emitted());
-        if (writes) { // written (and deleted) by the copy-worker once this transaction commits
-            emitted.addAll(EntityBatcher.batches(spec, merge.toWrite()));
+        if (writes) { // written (and deleted) by the copy-worker once this transaction commits, each row only if the
+            // destination still holds what was compared: a row changed or created since is a conflict, kept
+            emitted.addAll(EntityBatcher.batches(spec, merge.toWrite(), merge.writeEtags()));
         }
         if (deletes) {
             emitted.addAll(EntityBatcher.deletes(spec, merge.extra()));

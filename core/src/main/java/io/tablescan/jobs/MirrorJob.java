@@ -67,7 +67,8 @@ public final class MirrorJob implements Job {
 
     @Override
     public List<String> counters() {
-        return List.of(Counters.MISSING, Counters.DIFFERENT, Counters.EXTRA, Counters.DELETED, Counters.SKIPPED);
+        return List.of(Counters.MISSING, Counters.DIFFERENT, Counters.EXTRA, Counters.DELETED, Counters.SKIPPED,
+                Counters.CONFLICTS);
     }
 
     /** A copy's lines without a next --since (a mirror takes none), then what it wrote and deleted. */
@@ -86,6 +87,12 @@ public final class MirrorJob implements Job {
                 keeps ? "changed only" : "mirror", plural(missing, "row was missing", "rows were missing"), different,
                 t.rowsWritten(), unchanged(t), t.counter(Counters.EXTRA), keeps ? "kept"
                         : String.format("%,d deleted", t.counter(Counters.DELETED)) + conflicts(t));
+        long conflicts = t.counter(Counters.CONFLICTS);
+        if (conflicts > 0) {
+            out.out().printf("conflicts: %s not overwritten: changed or created in the destination after the "
+                    + "comparison read it; a next run compares %s again%n", plural(conflicts, "row"),
+                    conflicts == 1 ? "it" : "them");
+        }
         return code;
     }
 

@@ -179,11 +179,28 @@ public final class WorkerSettings {
     }
 
     /**
+     * The store an item reads its scan's source from: the source account's ({@link #store}), or its read-access
+     * secondary's when the scan reads from there (shared, metered and retried the same way).
+     */
+    public TableStore sourceStore(io.tablescan.schema.ScanSpec spec, RetryCounter counter) {
+        String alias = spec.getSource().getAccount();
+        if (!spec.getSourceSecondary()) {
+            return store(alias, counter);
+        }
+        String key = alias.toLowerCase(java.util.Locale.ROOT) + "~secondary"; // no alias has a "~"
+        TableStore shared = stores.computeIfAbsent(key, k -> TableStores.shared(accounts.secondary(alias), k, faults));
+        return capped(TableStores.forItem(shared, retry, counter), counter);
+    }
+
+    /**
      * The account's store for one item: retrying transient failures by this worker's policy, counted for it; for an
      * item of a capped scan, its reads and writes take this process's share of the scan's caps.
      */
     public TableStore store(String alias, RetryCounter counter) {
-        TableStore store = TableStores.forItem(account(alias), retry, counter);
+        return capped(TableStores.forItem(account(alias), retry, counter), counter);
+    }
+
+    private TableStore capped(TableStore store, RetryCounter counter) {
         if (counter instanceof ItemContext item
                 && (ScanRates.capped(item.spec()) || throttled.contains(item.spec().getScanId()))) {
             ScanRates rates = rates();

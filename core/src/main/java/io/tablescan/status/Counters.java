@@ -17,8 +17,12 @@ public final class Counters {
     public static final String EXTRA = "extra";
     /** Destination rows deleted. */
     public static final String DELETED = "deleted";
-    /** Rows to delete kept: they changed since they were read. */
+    /** Rows to delete kept: they changed since they were read; rows a skip-existing copy left. */
     public static final String SKIPPED = "skipped";
+    /** Rows an insert-mode copy left: the destination held other values under their keys. */
+    public static final String EXISTING = "existing";
+    /** Destination rows a mirror did not overwrite: changed (or created) after its comparison read them. */
+    public static final String CONFLICTS = "conflicts";
 
     private Counters() {}
 

@@ -17,8 +17,11 @@ public final class Accounts {
     public static final String ENDPOINT = "ENDPOINT";
     public static final String SAS_TOKEN = "SAS_TOKEN";
     public static final String CLIENT_ID = "CLIENT_ID";
+    /** The read-access secondary endpoint, where it cannot be derived from the primary (an emulator). */
+    public static final String SECONDARY_ENDPOINT = "SECONDARY_ENDPOINT";
     private final Function<String, String> env;
     private final Map<String, TableStore> stores = new ConcurrentHashMap<>();
+    private final Map<String, TableStore> secondaries = new ConcurrentHashMap<>();
     /** The table adapter on the class path (the Azure one in every build); core itself knows no service. */
     private static final AccountConnector CONNECTOR = ServiceLoader.load(AccountConnector.class).findFirst()
             .orElse(settings -> {
@@ -58,7 +61,8 @@ public final class Accounts {
 
     /** True for a variable that configures an account alias. */
     public static boolean isAccountVariable(String variable) {
-        return variable.matches("TABLESCAN_ACCOUNT_[A-Z0-9_]+_(CONNECTION_STRING|ENDPOINT|SAS_TOKEN|CLIENT_ID|BLOB_ENDPOINT)");
+        return variable.matches(
+                "TABLESCAN_ACCOUNT_[A-Z0-9_]+_(CONNECTION_STRING|ENDPOINT|SAS_TOKEN|CLIENT_ID|BLOB_ENDPOINT|SECONDARY_ENDPOINT)");
     }
 
     /** Binds an alias to a store directly (the in-process copy, tests, benchmarks). */
@@ -86,6 +90,53 @@ public final class Accounts {
             }
             return opened;
         });
+    }
+
+    /** Binds an alias's read-access secondary to a store directly (a local run's source given on the command line). */
+    public Accounts registerSecondary(String alias, TableStore store) {
+        secondaries.put(alias.toLowerCase(Locale.ROOT), new ReadOnlyTableStore(store));
+        return this;
+    }
+
+    /**
+     * The alias's read-access secondary, read-only: the one registered, or the alias's credentials opened on its
+     * {@value #SECONDARY_ENDPOINT} (else the one derived from its Azure endpoint, see {@link SecondaryEndpoints}).
+     */
+    public TableStore secondary(String alias) {
+        return secondaries.computeIfAbsent(alias.toLowerCase(Locale.ROOT), key -> {
+            String endpoint = secondaryEndpoint(alias);
+            TableStore opened;
+            try {
+                opened = CONNECTOR.open(setting -> switch (setting) {
+                    case CONNECTION_STRING -> setting(alias, setting) == null ? null
+                            : SecondaryEndpoints.withTableEndpoint(setting(alias, setting), endpoint);
+                    case ENDPOINT -> setting(alias, setting) == null ? null : endpoint;
+                    default -> setting(alias, setting);
+                });
+            } catch (IllegalArgumentException e) {
+                throw new UnknownAccountException("account alias '" + alias + "': " + e.getMessage());
+            }
+            if (opened == null) {
+                throw new UnknownAccountException("unknown account alias '" + alias + "': set " + variable(alias));
+            }
+            return new ReadOnlyTableStore(opened);
+        });
+    }
+
+    /** The secondary endpoint of an alias's account: set, or derived from its primary; none is a user's mistake. */
+    public String secondaryEndpoint(String alias) {
+        String set = setting(alias, SECONDARY_ENDPOINT);
+        if (set != null) {
+            return set;
+        }
+        String cs = setting(alias, CONNECTION_STRING);
+        String derived = SecondaryEndpoints.derive(cs != null ? SecondaryEndpoints.primaryOf(cs)
+                : setting(alias, ENDPOINT));
+        if (derived == null) {
+            throw new UnknownAccountException("account alias '" + alias + "' has no read-access secondary endpoint "
+                    + "that can be derived (not an Azure table endpoint): set " + variable(alias, SECONDARY_ENDPOINT));
+        }
+        return derived;
     }
 
     /** True when this process has credentials of some kind for the alias. */

@@ -54,6 +54,20 @@ abstract class InterceptingTableStore implements TableStore {
     }
 
     @Override
+    public final void merge(String table, String partitionKey, List<Row> rows) {
+        call("upsert", new Target(table, partitionKey, rows.size()), () -> {
+            store.merge(table, partitionKey, rows);
+            return null;
+        });
+    }
+
+    @Override
+    public final Refusal writeIfUnchanged(String table, String partitionKey, List<Row> rows, List<String> etags) {
+        return call("upsert", new Target(table, partitionKey, rows.size()),
+                () -> store.writeIfUnchanged(table, partitionKey, rows, etags));
+    }
+
+    @Override
     public final void createTableIfNotExists(String table) {
         call("create", () -> {
             store.createTableIfNotExists(table);

@@ -1,14 +1,7 @@
 package io.tablescan.table;
 
-import io.tablescan.scanner.Keys;
-import io.tablescan.spi.Bound;
-import io.tablescan.spi.Continuation;
-import io.tablescan.spi.Page;
-import io.tablescan.spi.PartitionRange;
-import io.tablescan.spi.QueryOptions;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.TableStore;
-import io.tablescan.spi.TableStoreException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -45,28 +38,15 @@ public final class TableDeletes {
     public static Result ifUnchanged(TableStore store, String table, String partitionKey,
             List<TableStore.Version> rows) {
         Outcome[] outcomes = new Outcome[rows.size()];
-        int requests = 0;
-        for (int from = 0; from < rows.size(); from += 100) {
-            List<Integer> pending = new ArrayList<>();
-            for (int i = from; i < Math.min(rows.size(), from + 100); i++) {
-                pending.add(i);
-            }
-            while (!pending.isEmpty()) {
-                List<TableStore.Version> batch = pending.stream().map(rows::get).toList();
-                TableStore.Refusal refusal = store.deleteIfUnchanged(table, partitionKey, batch);
-                requests++;
-                if (refusal == null) {
-                    pending.forEach(i -> outcomes[i] = Outcome.DELETED);
-                    break;
-                }
-                if (refusal.index() < 0 || refusal.index() >= pending.size()) {
-                    throw new TableStoreException("a delete refused an operation outside its batch on table " + table,
-                            400, false, null);
-                }
-                outcomes[pending.remove(refusal.index())] = refusal.gone() ? Outcome.GONE : Outcome.CHANGED;
-                if (refusal.gone() && pending.size() > 1) { // a replay's batch: most of its rows are gone too
-                    Set<String> present = new HashSet<>();
-                    requests += present(store, table, partitionKey, pending.stream().map(rows::get).toList(), present);
+        int requests = Transactions.resubmit(rows.size(), table,
+                pending -> store.deleteIfUnchanged(table, partitionKey, pending.stream().map(rows::get).toList()),
+                (refusal, index, pending) -> {
+                    outcomes[index] = refusal.gone() ? Outcome.GONE : Outcome.CHANGED;
+                    if (!refusal.gone() || pending.size() <= 1) {
+                        return 0;
+                    }
+                    Set<String> present = new HashSet<>(); // a replay's batch: most of its rows are gone too
+                    int reads = present(store, table, partitionKey, pending.stream().map(rows::get).toList(), present);
                     pending.removeIf(i -> {
                         boolean gone = !present.contains(rows.get(i).rowKey());
                         if (gone) {
@@ -74,29 +54,18 @@ public final class TableDeletes {
                         }
                         return gone;
                     });
-                }
-            }
-        }
+                    return reads;
+                }, i -> outcomes[i] = Outcome.DELETED);
         return new Result(Arrays.asList(outcomes), requests);
     }
 
     /** Adds to {@code present} the RowKeys of {@code rows} the partition holds (keys only); returns the requests. */
     private static int present(TableStore store, String table, String partitionKey, List<TableStore.Version> rows,
             Set<String> present) {
-        String first = rows.stream().map(TableStore.Version::rowKey).min(String::compareTo).orElseThrow();
-        String last = rows.stream().map(TableStore.Version::rowKey).max(String::compareTo).orElseThrow();
-        Set<String> wanted = new HashSet<>();
-        rows.forEach(r -> wanted.add(r.rowKey()));
-        QueryOptions keysOnly = new QueryOptions(QueryOptions.MAX_PAGE_SIZE, List.of(),
-                "RowKey le " + Keys.literal(last));
-        int requests = 0;
-        Continuation next = null;
-        do {
-            Page page = store.query(table, new PartitionRange(partitionKey, Bound.from(first)), keysOnly, next);
-            requests++;
-            page.rows().stream().map(Row::rowKey).filter(wanted::contains).forEach(present::add);
-            next = page.next();
-        } while (next != null);
+        List<Row> found = new ArrayList<>();
+        int requests = Transactions.read(store, table, partitionKey,
+                rows.stream().map(TableStore.Version::rowKey).toList(), List.of(), found);
+        found.forEach(r -> present.add(r.rowKey()));
         return requests;
     }
 }

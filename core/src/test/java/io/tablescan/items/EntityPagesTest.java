@@ -109,13 +109,25 @@ class EntityPagesTest {
     void aPageWithAnInvalidPartIsRejected() {
         EntityPage page = (EntityPage) EntityPages.pack(List.copyOf(EntityBatcher.batches(SPEC, partition("a", 2))))
                 .getFirst();
-        page.getParts().add(new PagePart("b", List.of(), List.of(), List.of()));
+        page.getParts().add(new PagePart("b", List.of(), List.of(), List.of(), List.of()));
 
         assertThatThrownBy(() -> WorkItemValidator.check(page)).hasMessageContaining("1 to 100 rows");
         assertThatThrownBy(() -> WorkItemValidator.check(new EntityPage("x", SPEC, List.of())))
                 .hasMessageContaining("at least one part");
-        EntityPage deletes = new EntityPage("d", SPEC, List.of(new PagePart("a", List.of(), List.of("r1"), List.of())));
+        EntityPage deletes = new EntityPage("d", SPEC, List.of(new PagePart("a", List.of(), List.of("r1"), List.of(), List.of())));
         assertThatThrownBy(() -> WorkItemValidator.check(deletes)).as("deletes only in a mirror's")
                 .hasMessageContaining("mirror");
+    }
+
+    /** A mirror's writes are conditional on the ETags its comparison read: they go with the rows, over the wire. */
+    @Test
+    void aMirrorsWriteEtagsTravelInItsPage() {
+        List<Row> rows = partition("a", 3);
+        List<SpecificRecord> packed = EntityPages.pack(List.copyOf(EntityBatcher.batches(SPEC, rows,
+                java.util.Arrays.asList("W/\"1\"", null, "W/\"3\""))));
+        byte[] bytes = new io.tablescan.serde.AvroSingleObjectSerializer().serialize("t", packed.getFirst());
+        EntityPage page = (EntityPage) new io.tablescan.serde.AvroSingleObjectDeserializer().deserialize("t", bytes);
+
+        assertThat(page.getParts().getFirst().getWriteEtags()).containsExactly("W/\"1\"", null, "W/\"3\"");
     }
 }

@@ -45,7 +45,7 @@ class WorkItemValidatorTest {
         for (int i = 0; i < rows; i++) {
             entities.add(new Entity("r" + i, List.of(), null));
         }
-        return new EntityBatch("batch-x", spec().build(), "p", entities, List.of(), List.of());
+        return new EntityBatch("batch-x", spec().build(), "p", entities, List.of(), List.of(), List.of());
     }
 
     static void assertRejected(org.apache.avro.specific.SpecificRecord item, String reason) {
@@ -168,7 +168,7 @@ class WorkItemValidatorTest {
     @Test
     void aBatchOrPartitionQueryWithAnInvalidSpecIsRejected() {
         ScanSpec bad = spec(b -> b.setPageSize(0));
-        assertRejected(new EntityBatch("batch-x", bad, "p", List.of(new Entity("r", List.of(), null)), List.of(), List.of()), "page size");
+        assertRejected(new EntityBatch("batch-x", bad, "p", List.of(new Entity("r", List.of(), null)), List.of(), List.of(), List.of()), "page size");
         assertRejected(WorkItems.item(bad, new PartitionRange("p", null), 1), "page size");
     }
 

@@ -108,7 +108,7 @@ class WorkerRuntimeChainTest {
                 handled.add(item.getDepth() + " " + Thread.currentThread().getName());
                 during.accept(item);
                 String id = item.getItemId() + "-" + item.getDepth();
-                EntityBatch rows = new EntityBatch(id, item.getSpec(), id, List.of(), List.of(), List.of()); // its key names it
+                EntityBatch rows = new EntityBatch(id, item.getSpec(), id, List.of(), List.of(), List.of(), List.of()); // its key names it
                 if (item.getDepth() >= last) {
                     return new Result(List.of(rows), 1, 0, 1);
                 }

@@ -124,7 +124,7 @@ class WorkerRuntimeTest {
     @Test
     void commitsOutputsEventAndOffsetsInOneTransaction() {
         PartitionQuery child = (PartitionQuery) WorkItems.item(spec(), new PartitionRange("p", Bound.after("r")), 1);
-        EntityBatch batch = new EntityBatch("b", spec(), "p", List.of(), List.of(), List.of());
+        EntityBatch batch = new EntityBatch("b", spec(), "p", List.of(), List.of(), List.of(), List.of());
         runWith(runtime(handler(item -> new ItemHandler.Result(List.of(child, batch), 7, 0, 2))), root());
 
         assertThat(producer.transactionCommitted()).isTrue();

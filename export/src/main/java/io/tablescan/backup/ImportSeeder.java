@@ -78,6 +78,6 @@ public final class ImportSeeder {
             entities.add(new Entity(row.rowKey(), Rows.toWire(row.properties()), null)); // Timestamp: the service's
         }
         return new EntityBatch(ItemIds.of(spec.getScanId(), "batch", partition, rows.getFirst().rowKey(),
-                rows.getLast().rowKey()), spec, partition, entities, List.of(), List.of()); // rows, no deletes
+                rows.getLast().rowKey()), spec, partition, entities, List.of(), List.of(), List.of()); // rows, no deletes
     }
 }

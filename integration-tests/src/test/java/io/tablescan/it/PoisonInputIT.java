@@ -79,13 +79,13 @@ class PoisonInputIT {
             send(producer, avro, new PartitionQuery("p2", poisonSpec("nosuch", "poisoncopy", 10), "pk", null, 0, null));
             expectedReasons.add(Namespace.DEFAULT.partitionQueries() + ": unknown account alias 'nosuch'");
             Entity entity = new Entity("r", List.of(new Property("v", EdmType.INT32, 1, null)), null);
-            send(producer, avro, new EntityBatch("p3", poisonSpec("azurite", "x", 10), "pk", List.of(entity), List.of(), List.of()));
+            send(producer, avro, new EntityBatch("p3", poisonSpec("azurite", "x", 10), "pk", List.of(entity), List.of(), List.of(), List.of()));
             expectedReasons.add(Namespace.DEFAULT.entityBatches() + ": destination table name 'x' is not valid");
-            send(producer, avro, new EntityBatch("p4", poisonSpec("nosuch", "poisoncopy", 10), "pk", List.of(entity), List.of(), List.of()));
+            send(producer, avro, new EntityBatch("p4", poisonSpec("nosuch", "poisoncopy", 10), "pk", List.of(entity), List.of(), List.of(), List.of()));
             expectedReasons.add(Namespace.DEFAULT.entityBatches() + ": unknown account alias 'nosuch'");
             // A bad entity (a string over 32K characters): the service answers 400, which no retry can fix.
             Entity tooLarge = new Entity("r", List.of(new Property("v", EdmType.STRING, "x".repeat(40_000), null)), null);
-            send(producer, avro, new EntityBatch("p5", poisonSpec("azurite", "poisoncopy", 10), "pk", List.of(tooLarge), List.of(), List.of()));
+            send(producer, avro, new EntityBatch("p5", poisonSpec("azurite", "poisoncopy", 10), "pk", List.of(tooLarge), List.of(), List.of(), List.of()));
             expectedReasons.add(Namespace.DEFAULT.entityBatches() + ": HTTP 400 PropertyValueTooLarge");
             producer.flush();
 

@@ -41,7 +41,7 @@ class AvroSingleObjectSerdeTest {
                 new Property("big", EdmType.INT64, Long.MIN_VALUE, "-09223372036854775808"),
                 new Property("bin", EdmType.BINARY, ByteBuffer.wrap(new byte[] {0, 1, (byte) 0xFF}), null),
                 new Property("none", EdmType.STRING, null, null)), 638_000_000_000_000_001L);
-        EntityBatch batch = new EntityBatch("item", spec(), "\uD800\uDC00pk", List.of(entity), List.of(), List.of());
+        EntityBatch batch = new EntityBatch("item", spec(), "\uD800\uDC00pk", List.of(entity), List.of(), List.of(), List.of());
 
         EntityBatch back = (EntityBatch) deserializer.deserialize("t", serializer.serialize("t", batch));
 
@@ -103,7 +103,7 @@ class AvroSingleObjectSerdeTest {
         Schema released = WireRecords.releasedSchemas().stream()
                 .filter(s -> s.getFullName().equals(EntityBatch.getClassSchema().getFullName())).findFirst().orElseThrow();
         assertThat(released.getField("spec").schema().getField("sink")).isNull();
-        EntityBatch batch = new EntityBatch("id", spec(), "p", List.of(new Entity("r", List.of(), null)), List.of(), List.of());
+        EntityBatch batch = new EntityBatch("id", spec(), "p", List.of(new Entity("r", List.of(), null)), List.of(), List.of(), List.of());
         GenericRecord old = asWrittenBy(released, batch);
 
         EntityBatch back = (EntityBatch) deserializer.deserialize("t", encode(released, old));

@@ -25,8 +25,9 @@ class EntityPageWireTest {
     static EntityPage page() {
         Entity row = new Entity("r1", List.of(new Property("n", EdmType.INT32, 7, null)), 638_000_000_000_000_001L);
         return new EntityPage("page-1", AvroSingleObjectSerdeTest.spec(), List.of(
-                new PagePart("a", List.of(row), List.of(), List.of()), new PagePart("b", List.of(row, row), List.of(), List.of()),
-                new PagePart("c", List.of(), List.of("r9"), List.of("W/\"1\""))));
+                new PagePart("a", List.of(row), List.of(), List.of(), java.util.Arrays.asList("W/\"2\"", null)),
+                new PagePart("b", List.of(row, row), List.of(), List.of(), List.of()),
+                new PagePart("c", List.of(), List.of("r9"), List.of("W/\"1\""), List.of())));
     }
 
     @Test

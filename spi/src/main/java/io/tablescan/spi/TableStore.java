@@ -11,6 +11,26 @@ public interface TableStore extends RowSource {
     /** Writes rows of one partition (at most 100, at most 4 MiB) atomically, replacing existing rows. */
     void upsert(String table, String partitionKey, List<Row> rows);
 
+    /**
+     * Writes rows of one partition (at most 100, at most 4 MiB) atomically, merging each into the row it finds:
+     * properties the row lacks are kept, a missing row is inserted.
+     */
+    default void merge(String table, String partitionKey, List<Row> rows) {
+        throw new UnsupportedOperationException("this store cannot merge rows");
+    }
+
+    /**
+     * Writes 1 to 100 rows of one partition in one transaction, each only if the table still holds what it was read
+     * as: a row whose ETag ({@code etags}, in the rows' order) is null is inserted (refused when the table holds one
+     * under its keys), any other replaces the row only if it still has that ETag (refused when changed, or gone). The
+     * service applies all or none; core's {@code TableWrites.ifUnchanged} resubmits the rest.
+     *
+     * @return null when every row was written, else the first row refused ({@code gone}: a row to replace was gone)
+     */
+    default Refusal writeIfUnchanged(String table, String partitionKey, List<Row> rows, List<String> etags) {
+        throw new UnsupportedOperationException("this store cannot write rows conditionally");
+    }
+
     void createTableIfNotExists(String table);
 
     boolean tableExists(String table);
@@ -40,8 +60,8 @@ public interface TableStore extends RowSource {
     }
 
     /**
-     * The row of a batch the service refused to delete: its index in the batch, and whether it was gone already
-     * (404) or changed since read (412).
+     * The row of a batch the service refused: its index in the batch, and whether it was gone already (404) or
+     * changed since read (412; an insert's: it exists, 409).
      */
     record Refusal(int index, boolean gone) {}
 

@@ -207,6 +207,40 @@ public final class InMemoryTableStore implements TableStore {
         }
     }
 
+    /** As the service's MERGE: properties the written row lacks are kept, a missing row inserted. */
+    @Override
+    public synchronized void merge(String table, String partitionKey, List<Row> batch) {
+        Rows rows = existing(table);
+        List<Row> merged = new ArrayList<>();
+        for (Row row : batch) {
+            Row held = row.partitionKey().equals(partitionKey) ? first(rows, partitionKey, row.rowKey()) : null;
+            Map<String, RowProperty> properties = new java.util.LinkedHashMap<>();
+            if (held != null) {
+                held.properties().forEach(p -> properties.put(p.name(), p));
+            }
+            row.properties().forEach(p -> properties.put(p.name(), p));
+            merged.add(new Row(row.partitionKey(), row.rowKey(), List.copyOf(properties.values())));
+        }
+        upsert(table, partitionKey, merged);
+    }
+
+    /** As the service does: all or none; the first row that exists (an insert's) or changed refuses the batch. */
+    @Override
+    public synchronized Refusal writeIfUnchanged(String table, String partitionKey, List<Row> batch,
+            List<String> etags) {
+        Rows rows = existing(table);
+        for (int i = 0; i < batch.size(); i++) {
+            Row held = first(rows, partitionKey, batch.get(i).rowKey());
+            String etag = etags.get(i);
+            if (etag == null ? held != null : held == null || !etag.equals(etag(rows.timestamp(held)))) {
+                request();
+                return new Refusal(i, etag != null && held == null);
+            }
+        }
+        upsert(table, partitionKey, batch);
+        return null;
+    }
+
     @Override
     public boolean delete(String table, String partitionKey, String rowKey) {
         request();

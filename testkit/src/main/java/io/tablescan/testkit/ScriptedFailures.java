@@ -109,6 +109,16 @@ public final class ScriptedFailures implements TableStore {
     }
 
     @Override
+    public void merge(String table, String partitionKey, List<Row> rows) {
+        store.merge(table, partitionKey, rows);
+    }
+
+    @Override
+    public Refusal writeIfUnchanged(String table, String partitionKey, List<Row> rows, List<String> etags) {
+        return store.writeIfUnchanged(table, partitionKey, rows, etags);
+    }
+
+    @Override
     public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
         return store.deleteIfUnchanged(table, partitionKey, rows);
     }

@@ -128,6 +128,16 @@ public final class AzureTableStore implements TableStore {
     }
 
     @Override
+    public void merge(String table, String partitionKey, List<Row> rows) {
+        signedIn(table, () -> { tables.merge(table, partitionKey, rows); return null; });
+    }
+
+    @Override
+    public Refusal writeIfUnchanged(String table, String partitionKey, List<Row> rows, List<String> etags) {
+        return signedIn(table, () -> tables.writeIfUnchanged(table, partitionKey, rows, etags));
+    }
+
+    @Override
     public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
         return signedIn(table, () -> tables.deleteIfUnchanged(table, partitionKey, rows));
     }

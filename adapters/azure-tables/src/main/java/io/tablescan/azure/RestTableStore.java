@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
+import java.util.function.IntFunction;
 import java.util.WeakHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,9 +38,6 @@ final class RestTableStore implements TableStore {
     private static final String ACCEPT = "application/json;odata=minimalmetadata";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern ERROR_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"|<Code>([^<]+)</Code>");
-    private static final Pattern FAILED_INDEX = Pattern.compile(
-            "\"(?:value|message)\"\\s*:\\s*\"(\\d+):");
-    private static final Pattern INNER_STATUS = Pattern.compile("HTTP/1\\.1 (\\d{3})");
 
     /** The clients made so far, held weakly: one no store uses any more is collected, and its thread ends. */
     private static final Set<HttpClient> CLIENTS = Collections.synchronizedSet(
@@ -119,10 +118,7 @@ final class RestTableStore implements TableStore {
 
     @Override
     public void upsert(String table, String partitionKey, List<Row> rows) {
-        // Azurite accepts batches that mix partitions; the service does not. Guard it here.
-        if (rows.isEmpty() || rows.size() > 100 || rows.stream().anyMatch(r -> !r.partitionKey().equals(partitionKey))) {
-            throw new TableStoreException("a batch holds 1 to 100 rows of one partition", 400, false, null);
-        }
+        checkRows(partitionKey, rows);
         if (rows.size() == 1) {
             Row row = rows.getFirst();
             byte[] body = json(row);
@@ -131,28 +127,43 @@ final class RestTableStore implements TableStore {
                     .PUT(HttpRequest.BodyPublishers.ofByteArray(body)), 204);
             return;
         }
-        String body = sendBatch(table, rows.size() * 512, (out, changeset) -> {
-            for (Row row : rows) {
-                ascii(out, "--" + changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
-                        + "PUT " + endpoint + entityPath(table, row.partitionKey(), row.rowKey())
-                        + " HTTP/1.1\r\nContent-Type: application/json\r\nAccept: " + ACCEPT
-                        + "\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n");
-                try {
-                    EntityJson.write(row, out);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e); // to memory: cannot happen
-                }
-                ascii(out, "\r\n");
-            }
-        });
-        // The batch answers 202 even when its changeset failed: the failure is the first inner response.
-        Matcher inner = INNER_STATUS.matcher(body);
-        while (inner.find()) {
-            int status = Integer.parseInt(inner.group(1));
-            if (status >= 300) {
-                throw failure(table, status, errorCode(body.substring(inner.end())));
-            }
+        refusal(table, writeBatch(table, rows, i -> "PUT", i -> null), rows.size(), (status, code) -> false);
+    }
+
+    @Override
+    public void merge(String table, String partitionKey, List<Row> rows) {
+        checkRows(partitionKey, rows);
+        refusal(table, writeBatch(table, rows, i -> "MERGE", i -> null), rows.size(), (status, code) -> false);
+    }
+
+    /**
+     * One {@code $batch} of inserts (POST, a row without ETag) and replacements conditional on an ETag (PUT with
+     * {@code If-Match}): an existing row refuses an insert (409), a changed one a replacement (412), as does a gone
+     * one (404 but for a missing table, which is a failure: the caller creates the table).
+     */
+    @Override
+    public Refusal writeIfUnchanged(String table, String partitionKey, List<Row> rows, List<String> etags) {
+        checkRows(partitionKey, rows);
+        return refusal(table, writeBatch(table, rows, i -> etags.get(i) == null ? "POST" : "PUT", etags::get),
+                rows.size(), (status, code) -> status == 409 || status == 412
+                        || status == 404 && !"TableNotFound".equals(code));
+    }
+
+    /** Azurite accepts batches that mix partitions; the service does not. Guard it here. */
+    private static void checkRows(String partitionKey, List<Row> rows) {
+        if (rows.isEmpty() || rows.size() > 100 || rows.stream().anyMatch(r -> !r.partitionKey().equals(partitionKey))) {
+            throw new TableStoreException("a batch holds 1 to 100 rows of one partition", 400, false, null);
         }
+    }
+
+    /** One {@code $batch} writing each row with its method, {@code If-Match} its ETag when not null (see BatchBodies). */
+    private String writeBatch(String table, List<Row> rows, IntFunction<String> method, IntFunction<String> ifMatch) {
+        return sendBatch(table, rows.size() * 512,
+                (out, changeset) -> BatchBodies.writes(out, changeset, endpoint, table, rows, method, ifMatch));
+    }
+
+    private static Refusal refusal(String table, String body, int size, BiPredicate<Integer, String> refusable) {
+        return BatchBodies.refusal(body, size, refusable, (status, code) -> failure(table, status, code));
     }
 
     @Override
@@ -162,11 +173,7 @@ final class RestTableStore implements TableStore {
                 request(entityPath(table, partitionKey, rowKey), "").header("If-Match", "*").DELETE(), 204));
     }
 
-    /**
-     * One {@code $batch} of conditional DELETEs ({@code If-Match} each row's ETag). A refused changeset answers with
-     * the failed operation's response alone, its index first in the error message ({@code "2:The update condition
-     * ..."}), as the service and Azurite both send it.
-     */
+    /** One {@code $batch} of conditional DELETEs ({@code If-Match} each row's ETag): a refusal names a row gone or changed. */
     @Override
     public Refusal deleteIfUnchanged(String table, String partitionKey, List<Version> rows) {
         checkBatch(rows.size());
@@ -178,22 +185,7 @@ final class RestTableStore implements TableStore {
                         + "\r\nDataServiceVersion: 3.0\r\n\r\n");
             }
         });
-        Matcher inner = INNER_STATUS.matcher(body);
-        while (inner.find()) {
-            int status = Integer.parseInt(inner.group(1));
-            if (status < 300) {
-                continue;
-            }
-            String rest = body.substring(inner.end());
-            if (status == 404 || status == 412) {
-                int index = rows.size() == 1 ? 0 : failedIndex(rest);
-                if (index >= 0 && index < rows.size()) {
-                    return new Refusal(index, status == 404);
-                }
-            }
-            throw failure(table, status, errorCode(rest));
-        }
-        return null;
+        return refusal(table, body, rows.size(), (status, code) -> status == 404 || status == 412);
     }
 
     /**
@@ -211,15 +203,6 @@ final class RestTableStore implements TableStore {
                 .header("Content-Type", "multipart/mixed; boundary=" + batch)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())), 202);
         return new String(response.body(), StandardCharsets.UTF_8);
-    }
-
-    /** The index of a failed batch operation: its error message's "N:" prefix (-1 without one). */
-    static int failedIndex(String response) {
-        Matcher m = FAILED_INDEX.matcher(response);
-        if (m.find()) {
-            return Integer.parseInt(m.group(1));
-        }
-        return -1;
     }
 
     /** Refuses a batch the service would: 1 to 100 operations. */
@@ -255,7 +238,7 @@ final class RestTableStore implements TableStore {
     }
 
     /** The path of one entity under the endpoint: {@code /table(PartitionKey='pk',RowKey='rk')}, keys quoted and encoded. */
-    private String entityPath(String table, String partitionKey, String rowKey) {
+    static String entityPath(String table, String partitionKey, String rowKey) {
         return "/" + table + "(PartitionKey='" + UrlText.encode(partitionKey.replace("'", "''"))
                 + "',RowKey='" + UrlText.encode(rowKey.replace("'", "''")) + "')";
     }

@@ -67,23 +67,61 @@ final class SdkTableStore implements TableStore {
 
     @Override
     public void upsert(String table, String partitionKey, List<Row> rows) {
-        // Azurite accepts batches that mix partitions; the service does not. Guard it here.
-        if (rows.isEmpty() || rows.size() > 100 || rows.stream().anyMatch(r -> !r.partitionKey().equals(partitionKey))) {
-            throw new TableStoreException("a batch holds 1 to 100 rows of one partition", 400, false, null);
-        }
+        checkRows(partitionKey, rows);
         call(table, () -> {
             TableClient client = client(table);
             if (rows.size() == 1) {
                 client.upsertEntityWithResponse(EdmCodec.write(rows.get(0)), TableEntityUpdateMode.REPLACE, null,
                         Context.NONE);
             } else {
-                List<TableTransactionAction> actions = rows.stream()
-                        .map(r -> new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, EdmCodec.write(r)))
-                        .toList();
-                client.submitTransaction(actions);
+                client.submitTransaction(actions(rows, TableTransactionActionType.UPSERT_REPLACE));
             }
             return null;
         });
+    }
+
+    @Override
+    public void merge(String table, String partitionKey, List<Row> rows) {
+        checkRows(partitionKey, rows);
+        call(table, () -> client(table).submitTransaction(actions(rows, TableTransactionActionType.UPSERT_MERGE)));
+    }
+
+    /** Inserts (CREATE) the rows without ETag, replaces (UPDATE_REPLACE, if unchanged) the others. */
+    @Override
+    public Refusal writeIfUnchanged(String table, String partitionKey, List<Row> rows, List<String> etags) {
+        checkRows(partitionKey, rows);
+        List<TableTransactionAction> actions = new java.util.ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            TableEntity entity = EdmCodec.write(rows.get(i));
+            String etag = etags.get(i);
+            actions.add(etag == null ? new TableTransactionAction(TableTransactionActionType.CREATE, entity)
+                    : new TableTransactionAction(TableTransactionActionType.UPDATE_REPLACE,
+                            entity.addProperty("odata.etag", etag), true));
+        }
+        try {
+            call(table, () -> client(table).submitTransaction(actions));
+            return null;
+        } catch (TableStoreException e) {
+            String message = e.getMessage();
+            boolean refusable = e.status() == 409 || e.status() == 412
+                    || e.status() == 404 && !message.contains("TableNotFound");
+            if (refusable && e.getCause() instanceof TableTransactionFailedException failed
+                    && failed.getFailedTransactionActionIndex() != null) {
+                return new Refusal(failed.getFailedTransactionActionIndex(), e.status() == 404);
+            }
+            throw e;
+        }
+    }
+
+    private static List<TableTransactionAction> actions(List<Row> rows, TableTransactionActionType type) {
+        return rows.stream().map(r -> new TableTransactionAction(type, EdmCodec.write(r))).toList();
+    }
+
+    /** Azurite accepts batches that mix partitions; the service does not. Guard it here. */
+    private static void checkRows(String partitionKey, List<Row> rows) {
+        if (rows.isEmpty() || rows.size() > 100 || rows.stream().anyMatch(r -> !r.partitionKey().equals(partitionKey))) {
+            throw new TableStoreException("a batch holds 1 to 100 rows of one partition", 400, false, null);
+        }
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.tablescan.spi.SinkRef;
 import io.tablescan.spi.TableStore;
 import io.tablescan.status.Counters;
 import io.tablescan.table.TableDeletes;
+import io.tablescan.table.WriteMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,17 +54,22 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
     @Override
     public Result handle(EntityBatch batch, ItemContext context) {
         return write(batch.getSpec(), batch.getPartitionKey(), batch.getEntities(), batch.getDeletes(),
-                batch.getDeleteEtags(), context);
+                batch.getDeleteEtags(), batch.getWriteEtags() == null ? List.of() : batch.getWriteEtags(), context);
     }
 
     /**
      * Writes the rows of one partition (or deletes its RowKeys, for a mirror or a delete job): one batch, or one part
-     * of a page.
+     * of a page. Rows with {@code writeEtags} (a mirror's), and rows of a copy with a write mode other than replace,
+     * are written to the destination table here ({@link TableWriteModes}); the rest by the scan's sink.
      */
     Result write(ScanSpec spec, String partitionKey, List<Entity> entities, List<String> deletes, List<String> etags,
-            ItemContext context) {
+            List<String> writeEtags, ItemContext context) {
         if (!deletes.isEmpty()) {
             return delete(spec, partitionKey, deletes, etags, context);
+        }
+        WriteMode mode = settings == null || entities.isEmpty() ? null : TableWriteModes.mode(spec, writeEtags);
+        if (mode != null) {
+            return TableWriteModes.write(settings, spec, mode, Rows.of(partitionKey, entities), writeEtags, context);
         }
         SinkRef ref = SinkRefs.of(spec);
         if (ref == null) {

@@ -133,7 +133,7 @@ public final class EntityRecordHandler implements ItemHandler<SpecificRecord> {
         }
         try {
             return batches.write(page.getSpec(), part.getPartitionKey(), part.getEntities(), part.getDeletes(),
-                    part.getDeleteEtags(), context);
+                    part.getDeleteEtags(), part.getWriteEtags() == null ? List.of() : part.getWriteEtags(), context);
         } finally {
             writeSlots.release();
         }

@@ -32,7 +32,7 @@ public final class PrefixQueryHandler implements ItemHandler<PrefixQuery> {
     @Override
     public Result handle(PrefixQuery item, ItemContext context) {
         ScanSpec spec = item.getSpec();
-        PageReader reader = StepItems.reader(settings.store(spec.getSource().getAccount(), context), spec);
+        PageReader reader = StepItems.reader(settings.sourceStore(spec, context), spec);
         KeyRange range = WorkItems.range(item);
         StepResult step = spec.getStrategy() == ScanStrategy.SERIAL
                 ? SerialStep.run(range, spec.getPageBudget(), reader)

@@ -35,7 +35,7 @@ public final class PartitionQueryHandler implements ItemHandler<PartitionQuery> 
         ScanSpec spec = item.getSpec();
         var partition = WorkItems.partition(item);
         var step = PartitionStep.run(partition, spec.getPageBudget(),
-                StepItems.reader(settings.store(spec.getSource().getAccount(), context), spec));
+                StepItems.reader(settings.sourceStore(spec, context), spec));
         return Jobs.of(spec).afterRead(new ReadStep(spec, partition, step, item.getDepth(),
                 item.getContinuedPartition(), context, settings));
     }
