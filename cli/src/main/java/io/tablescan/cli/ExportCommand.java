@@ -46,24 +46,8 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
             + "must exist.")
     String sourceTable;
 
-    @Option(names = "--to", paramLabel = "DIR", description = "A local folder to export to (created if missing).")
-    String toFolder;
-
-    @Option(names = "--to-container", paramLabel = "NAME", description = "Or a Blob container to export to (created "
-            + "if missing).")
-    String toContainer;
-
-    @Option(names = "--to-prefix", paramLabel = "P", description = "A folder-like prefix in the container for the "
-            + "export's blobs (default: none).")
-    String toPrefix;
-
-    @Option(names = "--to-connection-string", paramLabel = "CS", description = "Connection string of the container's "
-            + "storage account (with a BlobEndpoint, or an AccountName).")
-    String toConnectionString;
-
-    @Option(names = "--to-account", paramLabel = "ALIAS", description = "Or an account alias: TABLESCAN_ACCOUNT_<ALIAS>_"
-            + "CONNECTION_STRING, or _BLOB_ENDPOINT with _SAS_TOKEN, or _BLOB_ENDPOINT alone for Entra ID.")
-    String toAccount;
+    @Mixin
+    ExportTargetOptions to = new ExportTargetOptions();
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
             + "(default: an embedded broker), in topics and groups of this export's own, removed when it ends.")
@@ -77,8 +61,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         Checks.tableName("--source-table", sourceTable);
         scan.validate();
         Checks.bootstrapServers(kafka);
-        BackupStore target = BackupLocations.open(env, "to", toFolder, toContainer, toPrefix, toConnectionString,
-                toAccount);
+        BackupStore target = to.open(env);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");
