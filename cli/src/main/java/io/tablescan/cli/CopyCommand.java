@@ -50,6 +50,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     String kafka;
 
     @Mixin
+    InProcessOption where = new InProcessOption();
+
+    @Mixin
     ScanOptions scan = new ScanOptions();
 
     @Option(names = "--mirror", description = "Also delete the destination table's rows that the source lacks, in "
@@ -127,14 +130,15 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         var spec = scan.applyTo(target.applyTo((dryRun ? ScanSpecs.of(Jobs.named(VerifyJob.NAME),
                 Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME)) : ScanSpecs.of(job, Map.of()))
                 .from(new TableRef(sourceName, sourceTable)), destName)).build();
+        boolean aliases = sourceName.equals(sourceAccount.alias) && (dest == source || destName.equals(destAccount));
         if (mirror || changedOnly) {
-            return MirrorRun.run(cluster, accounts, env, spec, report, dryRun);
+            return MirrorRun.run(cluster, where.onWorkers(aliases), accounts, env, spec, report, dryRun);
         }
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
-                    CliRun.options(printer, interrupt, env).withBroker(broker));
+            CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(aliases), accounts, spec,
+                    CliRun.options(printer, interrupt, env).withBroker(broker), printer);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ScanSummary.interrupted(outcome.totals(), spec));
             }

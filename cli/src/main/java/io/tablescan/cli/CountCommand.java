@@ -37,6 +37,9 @@ final class CountCommand implements Callable<Integer> {
             + "(default: an embedded broker), in topics and groups of this count's own, removed when it ends.")
     String kafka;
 
+    @Mixin
+    InProcessOption where = new InProcessOption();
+
     @Option(names = "--json", description = "Print only the result on standard output, as one JSON object "
             + "(progress and summary go to standard error).")
     boolean json;
@@ -63,8 +66,8 @@ final class CountCommand implements Callable<Integer> {
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
                 .hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
-                    CliRun.options(printer, interrupt, System.getenv()));
+            CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
+                    spec, CliRun.options(printer, interrupt, System.getenv()), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the count did not finish ("

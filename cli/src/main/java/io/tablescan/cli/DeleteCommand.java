@@ -50,6 +50,9 @@ final class DeleteCommand implements Callable<Integer> {
     String kafka;
 
     @Mixin
+    InProcessOption where = new InProcessOption();
+
+    @Mixin
     Choice choice = new Choice();
 
     @Mixin
@@ -74,8 +77,8 @@ final class DeleteCommand implements Callable<Integer> {
                 sourceTable))).build();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
-                    CliRun.options(printer, interrupt, System.getenv()));
+            CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
+                    spec, CliRun.options(printer, interrupt, System.getenv()), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the delete did not finish ("

@@ -50,6 +50,9 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
             + "(default: an embedded broker), in topics and groups of this verify's own, removed when it ends.")
     String kafka;
 
+    @Mixin
+    InProcessOption where = new InProcessOption();
+
     @Option(names = "--report", paramLabel = "FILE", description = "Write every difference to FILE, one JSON object "
             + "a line (kind, keys, and for a different row each differing property in the service's wire form).")
     Path report;
@@ -104,8 +107,10 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
-                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report))));
+            boolean aliases = sourceName.equals(sourceAccount.alias) && (dest == source || destName.equals(destAccount));
+            CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(aliases), accounts, spec,
+                    CliRun.options(printer, interrupt, env).withEnded((kafka, totals) -> found.set(
+                            DifferenceReport.read(kafka, totals.scanId(), report))), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the verify did not finish ("
