@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
                 "        (--source-account=ALIAS | --source-connection-string=CS)",
                 "        (--dest-table=TABLE | --to-topic=NAME | --sink=TYPE) [OPTIONS]"},
         description = "Copies a table into another (created if missing), or hands its rows to a sink, with all three "
-                + "workers in this process. Exit 0 only if the scan completes with no failures.")
+                + "workers in this process (with --kafka, on the cluster's workers when it has them). Exit 0 only if "
+                + "the scan completes with no failures.")
 final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
@@ -46,7 +47,8 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     String destAccount;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
-            + "(default: an embedded broker), in topics and groups of this copy's own, removed when it ends.")
+            + "(default: an embedded broker): on its workers when it has them (see --in-process), else in topics and "
+            + "groups of this copy's own, removed when it ends.")
     String kafka;
 
     @Mixin

@@ -46,7 +46,8 @@ final class DeleteCommand implements Callable<Integer> {
     String sourceTable;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
-            + "(default: an embedded broker), in topics and groups of this delete's own, removed when it ends.")
+            + "(default: an embedded broker): on its workers when it has them (see --in-process), else in topics and "
+            + "groups of this delete's own, removed when it ends.")
     String kafka;
 
     @Mixin

@@ -22,9 +22,10 @@ import picocli.CommandLine.Option;
                 "        (--dest-table=TABLE | --from=DIR | --from-container=NAME) [OPTIONS]"},
         description = "Compares a table with its copy, row by row and property by property (Timestamp and ETag "
                 + "aside): a scan like copy's that reads each range of both tables once and writes nothing, with all "
-                + "three workers in this process. With --from or --from-container instead of --dest-table, compares "
-                + "an export with its source table (the rows the export selected). Exit 0 only if the tables (the "
-                + "rows the options select) are equal, 7 if they differ.")
+                + "three workers in this process (with --kafka, on the cluster's workers when it has them). With "
+                + "--from or --from-container instead of --dest-table, compares an export with its source table "
+                + "(the rows the export selected). Exit 0 only if the tables (the rows the options select) are equal, "
+                + "7 if they differ.")
 final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
@@ -47,7 +48,8 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     String destAccount;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
-            + "(default: an embedded broker), in topics and groups of this verify's own, removed when it ends.")
+            + "(default: an embedded broker): on its workers when it has them (see --in-process), else in topics and "
+            + "groups of this verify's own, removed when it ends.")
     String kafka;
 
     @Mixin
