@@ -66,7 +66,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
 
     @Option(names = "--mirror", description = "Seed a mirror instead of a copy: also delete the rows of --dest-table "
             + "that the source lacks, in the range the options select (see copy --mirror; not with --since or "
-            + "--filter).")
+            + "--filter). With --dry-run: change nothing, and with --wait list what the mirror would do.")
     boolean mirror;
 
     @Option(names = "--changed-only", description = "Seed a copy of the rows missing or different in --dest-table "
@@ -87,6 +87,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     @Option(names = "--report", paramLabel = "FILE", description = "With --wait and --verify, --mirror or "
             + "--changed-only: write every difference to FILE, one JSON object a line (default: none).")
     java.nio.file.Path report;
+
+    /** The options of the job the flags choose (a mirror's dry run: the job it is of). */
+    private Map<String, String> jobOptions = Map.of();
 
     @Override
     public Integer call() {
@@ -136,7 +139,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
         var spec = sourceOnly != null ? scan.applyTo(ScanSpecs.of(job, delete ? deleting.options(scan) : Map.of())
                 .from(new TableRef(sourceAccount, sourceTable))).build()
-                : scan.applyTo(target.applyTo(ScanSpecs.of(job, Map.of())
+                : scan.applyTo(target.applyTo(ScanSpecs.of(job, jobOptions)
                 .from(new TableRef(sourceAccount, sourceTable)), destAccount)).build();
         try (ScanStatusReader reader = new ScanStatusReader(settings)) {
             // The same job running already (the ledger's scans): its scan id, not a second scan.
@@ -189,16 +192,22 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
 
     /** The job the flags choose, checked by its own rules: the same as the local commands'. */
     private Job job() {
-        if (deleting.olderThan != null || deleting.all || deleting.dryRun || deleting.yes) {
-            throw new UserError(UserError.USAGE, "--older-than, --all, --dry-run and --yes go with --delete");
+        if (deleting.olderThan != null || deleting.all || (deleting.dryRun && !mirror) || deleting.yes) {
+            throw new UserError(UserError.USAGE, "--older-than, --all and --yes go with --delete, --dry-run with "
+                    + "--delete or --mirror");
         }
         if ((verify ? 1 : 0) + (mirror ? 1 : 0) + (changedOnly ? 1 : 0) > 1) {
             throw new UserError(UserError.USAGE, "give at most one of --verify, --mirror and --changed-only");
         }
         String name = verify ? VerifyJob.NAME : mirror ? MirrorJob.NAME : changedOnly ? ChangedOnlyJob.NAME
                 : CopyJob.NAME;
-        return Checks.job(Jobs.named(name), new JobRequest(name.equals(CopyJob.NAME) ? "start" : "--" + name,
+        Job job = Checks.job(Jobs.named(name), new JobRequest(name.equals(CopyJob.NAME) ? "start" : "--" + name,
                 target.toTable(), scan.filter, scan.since));
+        if (deleting.dryRun) { // a verify whose summary tells what the mirror would do, as copy --mirror --dry-run's
+            jobOptions = Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME);
+            return Jobs.named(VerifyJob.NAME);
+        }
+        return job;
     }
 
     /** The partitions of the topics a command creates (TABLESCAN_TOPIC_PARTITIONS); a malformed value is exit 2. */
