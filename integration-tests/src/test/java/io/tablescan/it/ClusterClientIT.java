@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * count, verify and copy --mirror given --kafka on a cluster of worker processes are only clients: killed with
  * SIGKILL mid-job, the job completes on the workers and `status` shows its result; run again while the job runs,
- * the same command attaches to it (one scan, not two). A rate cap keeps each job running long enough.
+ * the same command attaches to it (one scan, not two). A rate cap keeps each job running long enough. start
+ * --mirror --dry-run runs a mirror's dry run on the workers.
  */
 class ClusterClientIT {
     private static final int ROWS = 8_000;
@@ -55,6 +56,13 @@ class ClusterClientIT {
             assertThat(run(cluster, "status-verify", "status", verify, "--kafka", kafka)).isZero();
             assertThat(cluster.children.output("status-verify")).contains("different: 50 missing, 0 different, 2 extra");
 
+            // start --mirror --dry-run --wait on the workers: what the mirror would do, and nothing changed
+            assertThat(run(cluster, "dry-run", "start", "--mirror", "--dry-run", "--wait", "--kafka", kafka,
+                    "--source-account", "emulator", "--source-table", "clientsource", "--dest-account", "emulator",
+                    "--dest-table", "clientcopy")).isZero();
+            assertThat(cluster.children.output("dry-run")).contains("dry run: the mirror would write 50 rows (50 "
+                    + "missing, 0 different), leave 7,950 unchanged and delete 2; nothing was changed");
+
             // copy --mirror: killed mid-job, run again: it follows the same scan to its end
             String[] mirror = concat(new String[] {"copy"}, concat(tables, "--mirror"));
             String mirrorScan = killMidJob(cluster, "mirror-1", mirror);
@@ -80,7 +88,7 @@ class ClusterClientIT {
             try (ScanStatusReader reader = new ScanStatusReader(cluster.kafka)) {
                 List<String> jobs = reader.all().stream().map(t -> Jobs.of(t.spec()).name()).toList();
                 assertThat(jobs).as("one scan a job, none started twice").containsExactlyInAnyOrder(
-                        "count", "mirror", "verify");
+                        "count", "mirror", "verify", "verify"); // a verify, and the mirror's dry run
             }
         }
     }
