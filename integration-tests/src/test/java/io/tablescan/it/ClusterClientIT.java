@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * count, verify and copy --mirror given --kafka on a cluster of worker processes are only clients: killed with
  * SIGKILL mid-job, the job completes on the workers and `status` shows its result; run again while the job runs,
  * the same command attaches to it (one scan, not two). A rate cap keeps each job running long enough. start
- * --mirror --dry-run runs a mirror's dry run on the workers.
+ * --mirror --dry-run runs a mirror's dry run on the workers; Ctrl-C of a client cancels its job.
  */
 class ClusterClientIT {
     private static final int ROWS = 8_000;
@@ -85,10 +85,21 @@ class ClusterClientIT {
             assertThat(run(cluster, "status-count", "status", countScan, "--kafka", kafka)).isZero();
             assertThat(cluster.children.output("status-count")).contains(String.format("%,d rows in", ROWS));
 
+            // Ctrl-C of a client cancels the job on the cluster, as it stops a local one (another job: another cap)
+            String[] slower = concat(new String[] {"count"}, concat(java.util.Arrays.copyOf(source, 6), "--max-rate",
+                    "500"));
+            Process interrupted = cluster.children.start("count-ctrl-c", cluster.env, slower);
+            String cancelled = awaitScan(cluster, "count-ctrl-c", interrupted);
+            ScanAwait.until(cluster.kafka, cancelled, s -> s.rowsRead() > 0, LONG);
+            new ProcessBuilder("kill", "-INT", Long.toString(interrupted.pid())).inheritIO().start().waitFor();
+            assertThat(interrupted.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(interrupted.exitValue()).as(cluster.children.output("count-ctrl-c")).isEqualTo(130);
+            assertThat(ScanAwait.ended(cluster.kafka, cancelled, LONG).state()).isEqualTo(ScanState.CANCELLED);
+
             try (ScanStatusReader reader = new ScanStatusReader(cluster.kafka)) {
                 List<String> jobs = reader.all().stream().map(t -> Jobs.of(t.spec()).name()).toList();
                 assertThat(jobs).as("one scan a job, none started twice").containsExactlyInAnyOrder(
-                        "count", "mirror", "verify", "verify"); // a verify, and the mirror's dry run
+                        "count", "count", "mirror", "verify", "verify"); // a verify, and the mirror's dry run
             }
         }
     }
@@ -96,6 +107,16 @@ class ClusterClientIT {
     /** Starts the command, waits until its scan has read rows on the workers, kills it with SIGKILL: its scan id. */
     private static String killMidJob(CrashIT.Cluster cluster, String label, String... args) throws Exception {
         Process client = cluster.children.start(label, cluster.env, args);
+        String scan = awaitScan(cluster, label, client);
+        ScanTotals t = ScanAwait.until(cluster.kafka, scan, s -> s.rowsRead() > 0, LONG);
+        assertThat(t.ended()).as("still running when killed").isFalse();
+        client.destroyForcibly(); // SIGKILL: no shutdown hook, no cancel
+        assertThat(client.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return scan;
+    }
+
+    /** The scan the command started on the cluster's workers, as its first line names it. */
+    private static String awaitScan(CrashIT.Cluster cluster, String label, Process client) {
         String[] scan = {null};
         assertThat(FreePorts.await(() -> {
             Matcher m = SCAN.matcher(cluster.children.output(label));
@@ -103,10 +124,6 @@ class ClusterClientIT {
             return scan[0] != null;
         }, LONG, client::isAlive)).as(label + " started a scan: " + cluster.children.output(label)).isTrue();
         assertThat(cluster.children.output(label)).contains("on the workers of the cluster");
-        ScanTotals t = ScanAwait.until(cluster.kafka, scan[0], s -> s.rowsRead() > 0, LONG);
-        assertThat(t.ended()).as("still running when killed").isFalse();
-        client.destroyForcibly(); // SIGKILL: no shutdown hook, no cancel
-        assertThat(client.waitFor(30, TimeUnit.SECONDS)).isTrue();
         return scan[0];
     }
 
