@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
                 "        (--source-account=ALIAS | --source-connection-string=CS)",
                 "        (--dest-table=TABLE | --to-topic=NAME | --sink=TYPE) [OPTIONS]"},
         description = "Copies a table into another (created if missing), or hands its rows to a sink, with all three "
-                + "workers in this process. Exit 0 only if the scan completes with no failures.")
+                + "workers in this process (with --kafka, on the cluster's workers when it has them). Exit 0 only if "
+                + "the scan completes with no failures.")
 final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
@@ -46,8 +47,12 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     String destAccount;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
-            + "(default: an embedded broker), in topics and groups of this copy's own, removed when it ends.")
+            + "(default: an embedded broker): on its workers when it has them (see --in-process), else in topics and "
+            + "groups of this copy's own, removed when it ends.")
     String kafka;
+
+    @Mixin
+    InProcessOption where = new InProcessOption();
 
     @Mixin
     ScanOptions scan = new ScanOptions();
@@ -134,14 +139,15 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
                 ? ScanSpecs.of(Jobs.named(VerifyJob.NAME), Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME))
                 : ScanSpecs.of(job, writeMode.options())).from(new TableRef(sourceName, sourceTable)), destName)),
                 accounts, sourceName, sourceAccount, new Accounts(env::get)).build();
+        boolean aliases = sourceName.equals(sourceAccount.alias) && (dest == source || destName.equals(destAccount));
         if (mirror || changedOnly) {
-            return MirrorRun.run(cluster, accounts, env, spec, report, dryRun);
+            return MirrorRun.run(cluster, where.onWorkers(aliases), accounts, env, spec, report, dryRun);
         }
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
-                    CliRun.options(printer, interrupt, env).withBroker(broker));
+            CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(aliases), accounts, spec,
+                    CliRun.options(printer, interrupt, env).withBroker(broker), printer);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, ScanSummary.interrupted(outcome.totals(), spec));
             }

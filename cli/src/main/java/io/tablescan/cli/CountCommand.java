@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
                 "        (--source-account=ALIAS | --source-connection-string=CS) [OPTIONS]"},
         modelTransformer = CountCommand.KeysOnly.class,
         description = "Counts the rows and partitions of a table, or of the rows the options select, exactly: a scan "
-                + "like copy's that reads the keys only and writes nothing, with all three workers in this process. "
+                + "like copy's that reads the keys only and writes nothing, with all three workers in this process "
+                + "(with --kafka, on the cluster's workers when it has them). "
                 + "Exit 0 only if the scan completes with no failures (then the count is exact).")
 final class CountCommand implements Callable<Integer> {
     @Mixin
@@ -34,8 +35,12 @@ final class CountCommand implements Callable<Integer> {
     String sourceTable;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
-            + "(default: an embedded broker), in topics and groups of this count's own, removed when it ends.")
+            + "(default: an embedded broker): on its workers when it has them (see --in-process), else in topics and "
+            + "groups of this count's own, removed when it ends.")
     String kafka;
+
+    @Mixin
+    InProcessOption where = new InProcessOption();
 
     @Option(names = "--json", description = "Print only the result on standard output, as one JSON object "
             + "(progress and summary go to standard error).")
@@ -68,8 +73,8 @@ final class CountCommand implements Callable<Integer> {
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
                 .hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
-                    CliRun.options(printer, interrupt, System.getenv()));
+            CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
+                    spec, CliRun.options(printer, interrupt, System.getenv()), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the count did not finish ("

@@ -46,8 +46,12 @@ final class DeleteCommand implements Callable<Integer> {
     String sourceTable;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
-            + "(default: an embedded broker), in topics and groups of this delete's own, removed when it ends.")
+            + "(default: an embedded broker): on its workers when it has them (see --in-process), else in topics and "
+            + "groups of this delete's own, removed when it ends.")
     String kafka;
+
+    @Mixin
+    InProcessOption where = new InProcessOption();
 
     @Mixin
     Choice choice = new Choice();
@@ -74,8 +78,8 @@ final class DeleteCommand implements Callable<Integer> {
                 sourceTable))).build();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec,
-                    CliRun.options(printer, interrupt, System.getenv()));
+            CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
+                    spec, CliRun.options(printer, interrupt, System.getenv()), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the delete did not finish ("

@@ -16,13 +16,15 @@ import java.util.concurrent.atomic.AtomicReference;
 final class MirrorRun {
     private MirrorRun() {}
 
-    static int run(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec, Path report,
+    /** {@code onWorkers}: the cluster's workers may run it (see {@link CliRun#run}). */
+    static int run(KafkaSettings cluster, boolean onWorkers, Accounts accounts, Map<String, String> env, ScanSpec spec, Path report,
             boolean dryRun) {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
-                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report))));
+            CopyRun.Outcome outcome = CliRun.run(cluster, onWorkers, accounts, spec, CliRun.options(printer, interrupt,
+                    env).withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, totals.scanId(), report))),
+                    printer);
             ScanTotals t = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, dryRun ? "interrupted: the dry run did not finish (nothing "

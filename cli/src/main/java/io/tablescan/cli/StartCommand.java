@@ -1,11 +1,13 @@
 package io.tablescan.cli;
 
 import io.tablescan.control.ScanStarter;
+import io.tablescan.runner.ClusterJob;
 import io.tablescan.job.Job;
 import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.ChangedOnlyJob;
 import io.tablescan.jobs.CopyJob;
+import io.tablescan.jobs.CountJob;
 import io.tablescan.jobs.MirrorJob;
 import io.tablescan.jobs.VerifyJob;
 import io.tablescan.runtime.KafkaSettings;
@@ -64,7 +66,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
 
     @Option(names = "--mirror", description = "Seed a mirror instead of a copy: also delete the rows of --dest-table "
             + "that the source lacks, in the range the options select (see copy --mirror; not with --since or "
-            + "--filter).")
+            + "--filter). With --dry-run: change nothing, and with --wait list what the mirror would do.")
     boolean mirror;
 
     @Option(names = "--changed-only", description = "Seed a copy of the rows missing or different in --dest-table "
@@ -74,6 +76,10 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     @Option(names = "--delete", description = "Seed a delete instead of a copy: delete the rows of the source the "
             + "options select (see delete: --older-than, --all, --dry-run, --yes; no target).")
     boolean delete;
+
+    @Option(names = "--count", description = "Seed a count instead of a copy: count the rows and partitions the "
+            + "options select (see count; no target, no --select); with --wait, its summary gives the count.")
+    boolean count;
 
     @Mixin
     DeleteCommand.Choice deleting = new DeleteCommand.Choice();
@@ -88,11 +94,14 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
 
+    /** The options of the job the flags choose (a mirror's dry run: the job it is of; a copy: its write mode). */
+    private Map<String, String> jobOptions = Map.of();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
-        Job deleteJob = delete ? deleteJob() : null;
-        if (deleteJob == null) {
+        Job sourceOnly = delete ? deleteJob() : count ? countJob() : null; // a job on the source alone
+        if (sourceOnly == null) {
             target.validate();
             scan.validate();
         }
@@ -103,12 +112,12 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.USAGE, "--dest-table needs --dest-account ALIAS");
         }
         wait.only(await, "--wait");
-        Job job = deleteJob != null ? deleteJob : job();
+        Job job = sourceOnly != null ? sourceOnly : job();
         if (report != null && !(job.readsDestination() && await)) {
             throw new UserError(UserError.USAGE, "--report goes with --wait and --verify, --mirror or --changed-only");
         }
         DifferenceReport.checkWritable(report);
-        if (deleteJob == null) {
+        if (sourceOnly == null) {
             target.checkSinks(env, !noSinkCheck); // the workers are elsewhere: this machine's sinks are a check of the type
         }
         Accounts local = new Accounts(env::get);
@@ -116,7 +125,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         if (target.toTable()) {
             Checks.notTheSource(local, sourceAccount, sourceTable, destAccount, target.destTable);
         }
-        if (deleteJob == null) {
+        if (sourceOnly == null) {
             target.checkTopic(cluster.configured().namespace());
         }
         int partitions = topicPartitions(env);
@@ -130,31 +139,55 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
                 && writeMode.replaces()) {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
-        if (deleteJob != null) {
+        if (delete) {
             deleting.confirm(sourceAccount, sourceTable);
         }
         try (Admin admin = settings.newAdmin()) {
             Topics.ensure(admin, settings.namespace(), partitions, replication, Duration.ofSeconds(60));
         }
-        var spec = deleteJob != null ? scan.applyTo(ScanSpecs.of(job, deleting.options(scan))
+        var spec = sourceOnly != null ? scan.applyTo(ScanSpecs.of(job, delete ? deleting.options(scan) : Map.of())
                 .from(new TableRef(sourceAccount, sourceTable))).build()
-                : scan.applyTo(target.applyTo(ScanSpecs.of(job, writeMode.options())
+                : scan.applyTo(target.applyTo(ScanSpecs.of(job, jobOptions)
                 .from(new TableRef(sourceAccount, sourceTable)), destAccount)).sourceSecondary(sourceSecondary.secondary)
                 .build();
-        ScanStarter.start(settings, spec);
-        System.out.println(spec.getScanId());
-        if (!await) {
-            return 0;
-        }
-        ProgressPrinter printer = new ProgressPrinter(System.out)
-                .hints(ProgressPrinter.Hints.cluster(settings.bootstrapServers()));
         try (ScanStatusReader reader = new ScanStatusReader(settings)) {
-            ScanTotals totals = wait.await(reader, spec.getScanId(), ScanTotals::ended, printer);
+            // The same job running already (the ledger's scans): its scan id, not a second scan.
+            Optional<ScanTotals> running = ClusterJob.running(reader, spec);
+            String scanId = running.map(ScanTotals::scanId).orElse(spec.getScanId());
+            if (running.isPresent()) {
+                System.err.println("tablescan: the same job is running on the cluster as scan " + scanId
+                        + (await ? ": following it instead of starting another" : "; no other was started"));
+            } else {
+                ScanStarter.start(settings, spec);
+            }
+            System.out.println(scanId);
+            if (!await) {
+                return 0;
+            }
+            ProgressPrinter printer = new ProgressPrinter(System.out)
+                    .hints(ProgressPrinter.Hints.cluster(settings.bootstrapServers()));
+            ScanTotals totals = wait.await(reader, scanId, ScanTotals::ended, printer);
             if (job.readsDestination() && totals.ended()) { // the differences it found, for its summary
-                printer.differences(DifferenceReport.read(settings, spec.getScanId(), report));
+                printer.differences(DifferenceReport.read(settings, scanId, report));
             }
             return printer.summary(totals);
         }
+    }
+
+    /** A count (--count): no target, no other job, no --select; its selection checked as the count command's. */
+    private Job countJob() {
+        if (verify || mirror || changedOnly || deleting.olderThan != null || deleting.all || deleting.dryRun
+                || deleting.yes || target.destTable != null || target.toTopic != null || target.sinkType != null
+                || destAccount != null) {
+            throw new UserError(UserError.USAGE, "--count takes no other job and no target: it counts rows of the "
+                    + "source");
+        }
+        if (scan.select != null) {
+            throw new UserError(UserError.USAGE, "--select does not go with --count: a count reads the keys only");
+        }
+        scan.validate();
+        writeMode.onlyForCopy(false, "--count");
+        return Checks.job(Jobs.named(CountJob.NAME), new JobRequest("--count", false, scan.filter, scan.since));
     }
 
     /** A delete (--delete): no target, no other job; its selection checked as the delete command's. */
@@ -164,7 +197,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.USAGE, "--source-secondary goes without --delete: a delete writes the source, "
                     + "and the secondary takes no write");
         }
-        if (verify || mirror || changedOnly || target.destTable != null || target.toTopic != null
+        if (count || verify || mirror || changedOnly || target.destTable != null || target.toTopic != null
                 || target.sinkType != null || destAccount != null) {
             throw new UserError(UserError.USAGE, "--delete takes no other job and no target: it deletes rows of the "
                     + "source");
@@ -174,8 +207,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
 
     /** The job the flags choose, checked by its own rules: the same as the local commands'. */
     private Job job() {
-        if (deleting.olderThan != null || deleting.all || deleting.dryRun || deleting.yes) {
-            throw new UserError(UserError.USAGE, "--older-than, --all, --dry-run and --yes go with --delete");
+        if (deleting.olderThan != null || deleting.all || (deleting.dryRun && !mirror) || deleting.yes) {
+            throw new UserError(UserError.USAGE, "--older-than, --all and --yes go with --delete, --dry-run with "
+                    + "--delete or --mirror");
         }
         if ((verify ? 1 : 0) + (mirror ? 1 : 0) + (changedOnly ? 1 : 0) > 1) {
             throw new UserError(UserError.USAGE, "give at most one of --verify, --mirror and --changed-only");
@@ -183,8 +217,14 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         String name = verify ? VerifyJob.NAME : mirror ? MirrorJob.NAME : changedOnly ? ChangedOnlyJob.NAME
                 : CopyJob.NAME;
         writeMode.onlyForCopy(name.equals(CopyJob.NAME), "--" + name);
-        return Checks.job(Jobs.named(name), new JobRequest(name.equals(CopyJob.NAME) ? "start" : "--" + name,
+        Job job = Checks.job(Jobs.named(name), new JobRequest(name.equals(CopyJob.NAME) ? "start" : "--" + name,
                 target.toTable(), scan.filter, scan.since, writeMode.options()));
+        if (deleting.dryRun) { // a verify whose summary tells what the mirror would do, as copy --mirror --dry-run's
+            jobOptions = Map.of(VerifyJob.DRY_RUN_OF, MirrorJob.NAME);
+            return Jobs.named(VerifyJob.NAME);
+        }
+        jobOptions = writeMode.options();
+        return job;
     }
 
     /** The partitions of the topics a command creates (TABLESCAN_TOPIC_PARTITIONS); a malformed value is exit 2. */

@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.control.Throttle;
+import io.tablescan.job.Jobs;
 import io.tablescan.rate.Direction;
 import io.tablescan.rate.ScanRates;
 import io.tablescan.runtime.KafkaSettings;
@@ -59,12 +60,21 @@ final class StatusCommand implements Callable<Integer> {
                     .hints(ProgressPrinter.Hints.cluster(kafka.bootstrapServers()));
             ScanTotals t = watch ? knownOrStarted(reader, scanId) : known(reader, scanId);
             if (!watch) {
-                printer.summary(t);
+                differences(kafka, printer, t).summary(t);
                 caps(kafka, t);
                 return 0;
             }
-            return printer.summary(wait.await(reader, scanId, ScanTotals::ended, printer));
+            ScanTotals ended = wait.await(reader, scanId, ScanTotals::ended, printer);
+            return differences(kafka, printer, ended).summary(ended);
         }
+    }
+
+    /** An ended verify's or mirror's first differences, for its summary as the command that ran it printed it. */
+    static ProgressPrinter differences(KafkaSettings kafka, ProgressPrinter printer, ScanTotals t) {
+        if (t.ended() && t.spec() != null && Jobs.of(t.spec()).readsDestination()) {
+            printer.differences(DifferenceReport.read(kafka, t.scanId(), null));
+        }
+        return printer;
     }
 
     /**

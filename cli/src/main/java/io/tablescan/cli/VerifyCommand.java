@@ -22,9 +22,10 @@ import picocli.CommandLine.Option;
                 "        (--dest-table=TABLE | --from=DIR | --from-container=NAME) [OPTIONS]"},
         description = "Compares a table with its copy, row by row and property by property (Timestamp and ETag "
                 + "aside): a scan like copy's that reads each range of both tables once and writes nothing, with all "
-                + "three workers in this process. With --from or --from-container instead of --dest-table, compares "
-                + "an export with its source table (the rows the export selected). Exit 0 only if the tables (the "
-                + "rows the options select) are equal, 7 if they differ.")
+                + "three workers in this process (with --kafka, on the cluster's workers when it has them). With "
+                + "--from or --from-container instead of --dest-table, compares an export with its source table "
+                + "(the rows the export selected). Exit 0 only if the tables (the rows the options select) are equal, "
+                + "7 if they differ.")
 final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
@@ -47,8 +48,12 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     String destAccount;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
-            + "(default: an embedded broker), in topics and groups of this verify's own, removed when it ends.")
+            + "(default: an embedded broker): on its workers when it has them (see --in-process), else in topics and "
+            + "groups of this verify's own, removed when it ends.")
     String kafka;
+
+    @Mixin
+    InProcessOption where = new InProcessOption();
 
     @Option(names = "--report", paramLabel = "FILE", description = "Write every difference to FILE, one JSON object "
             + "a line (kind, keys, and for a different row each differing property in the service's wire form).")
@@ -108,8 +113,10 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
-                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report))));
+            boolean aliases = sourceName.equals(sourceAccount.alias) && (dest == source || destName.equals(destAccount));
+            CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(aliases), accounts, spec,
+                    CliRun.options(printer, interrupt, env).withEnded((kafka, totals) -> found.set(
+                            DifferenceReport.read(kafka, totals.scanId(), report))), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, "interrupted: the verify did not finish ("

@@ -57,6 +57,11 @@ class CrashIT {
         final Map<String, Process> workers = new HashMap<>();
 
         Cluster(String name) throws Exception {
+            this(name, 2);
+        }
+
+        /** With {@code each} processes of every worker kind. */
+        Cluster(String name, int each) throws Exception {
             children = new ChildProcesses(name);
             int port = FreePorts.find();
             kafka = KafkaSettings.of("127.0.0.1:" + port);
@@ -67,7 +72,7 @@ class CrashIT {
                     "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
                     "TABLESCAN_TOPIC_PARTITIONS", "6");
             for (String kind : KINDS) {
-                for (int i = 1; i <= 2; i++) {
+                for (int i = 1; i <= each; i++) {
                     workers.put(kind + "-" + i, children.start(kind + "-" + i, env, "worker", kind));
                 }
             }

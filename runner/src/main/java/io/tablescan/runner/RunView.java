@@ -17,6 +17,9 @@ public interface RunView {
     /** The scan was seeded: its totals follow. */
     default void header(ScanSpec spec) {}
 
+    /** The same job already ran on the cluster: this run follows that scan instead of starting another. */
+    default void attached(ScanTotals running) {}
+
     /** The scan's totals so far. */
     default void progress(ScanTotals totals) {}
 
