@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.status.ScanTotals;
@@ -17,16 +18,17 @@ final class MirrorRun {
     private MirrorRun() {}
 
     static int run(KafkaSettings cluster, Accounts accounts, Map<String, String> env, ScanSpec spec, Path report,
-            boolean dryRun) {
+            boolean dryRun, JobState state) {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
-                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report))));
+                    .withState(state) // the scan run: a resumed one is the first run's
+                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, totals.scanId(), report))));
             ScanTotals t = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, dryRun ? "interrupted: the dry run did not finish (nothing "
-                        + "was changed)" : ScanSummary.interrupted(t, spec));
+                        + "was changed)" : state != null ? StateOptions.resumeHint(state) : ScanSummary.interrupted(t, spec));
             }
             return printer.differences(found.get()).summary(t); // the job's lines: what it wrote and deleted
         }

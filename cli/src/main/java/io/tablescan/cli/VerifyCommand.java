@@ -4,6 +4,7 @@ import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.VerifyJob;
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
@@ -57,6 +58,9 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    @Mixin
+    StateOptions state = new StateOptions();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -78,7 +82,9 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         if (export) {
-            return new ExportVerify(from.open(env), report).run(sourceAccount, sourceTable, scan, cluster, env);
+            try (JobState local = cluster == null ? state.open(env, sourceTable + " = export") : null) {
+                return new ExportVerify(from.open(env), report).run(sourceAccount, sourceTable, scan, cluster, env, local);
+            }
         }
         Accounts configured = new Accounts(env::get);
         TableStore source = sourceAccount.store(configured);
@@ -103,12 +109,15 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
                 .to(new TableRef(destName, destTable))).build();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
-        try (Interrupt interrupt = Interrupt.onSigint()) {
+        try (JobState local = cluster == null ? state.open(env, sourceTable + " = " + destTable) : null;
+                Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
-                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, spec.getScanId(), report))));
+                    .withState(local) // the scan run: a resumed one is the first run's
+                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, totals.scanId(), report))));
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
-                throw new UserError(UserError.INTERRUPTED, "interrupted: the verify did not finish ("
+                throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
+                        : "interrupted: the verify did not finish ("
                         + ProgressPrinter.plural(totals.rowsRead(), "row") + " compared when stopped)");
             }
             return summary(printer, totals, found.get());

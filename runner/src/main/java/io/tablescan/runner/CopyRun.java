@@ -51,6 +51,9 @@ public final class CopyRun {
                 Timeline.log();
             }
         }
+        if (options.state() != null) { // a local job kept for a rerun: see LocalJobRun
+            return LocalJobRun.run(accounts, prepare, options, after);
+        }
         try (EmbeddedKafkaBroker broker = options.broker() != null ? options.broker().take()
                 : EmbeddedKafkaBroker.start()) {
             Timeline.mark("broker");
@@ -101,6 +104,10 @@ public final class CopyRun {
                     options.timeout(), options.progressInterval(), options.progress());
             Timeline.mark("scan");
             boolean interrupted = !totals.ended() && stop.getAsBoolean();
+            if (interrupted && options.state() != null) { // a local job's scan stays as it is, for a rerun to resume
+                options.view().pausing();
+                return new Outcome(totals, (System.nanoTime() - start) / 1e9, true);
+            }
             if (interrupted) {
                 options.view().stopping();
                 try {
