@@ -4,7 +4,6 @@ import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;
-import io.tablescan.status.ScanStatusReader;
 import io.tablescan.table.Accounts;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -40,7 +39,7 @@ final class LocalJobRun {
             if (state.resumable()) {
                 spec = state.spec();
                 run = run.withSeeder((k, s) -> {}); // seeded by the first run: followed, not seeded again
-                options.view().resuming(resumeLine(kafka, spec, state));
+                options.view().resuming(resumeLine(spec, state));
             } else {
                 spec = prepare.apply(kafka);
                 state.starting(spec);
@@ -62,18 +61,12 @@ final class LocalJobRun {
         }
     }
 
-    /** "resuming scan S: N rows already read (started T)", N as the ledger has it, else as last recorded. */
-    private static String resumeLine(KafkaSettings kafka, ScanSpec spec, JobState state) {
-        long rows = state.rows();
-        try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
-            var totals = reader.latest(spec.getScanId());
-            if (totals.started()) {
-                rows = totals.rowsRead();
-            }
-        } catch (RuntimeException e) {
-            // the recorded count, then
-        }
-        return String.format("resuming scan %s: %,d rows already read (started %s)", spec.getScanId(), rows,
+    /**
+     * "resuming scan S: N rows already read (started T)", N as the last run last recorded it (the ledger's own
+     * count may still hold an aborted transaction's events until the killed run's transactions expire).
+     */
+    private static String resumeLine(ScanSpec spec, JobState state) {
+        return String.format("resuming scan %s: %,d rows already read (started %s)", spec.getScanId(), state.rows(),
                 WHEN.format(state.started()));
     }
 }
