@@ -91,8 +91,9 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
             Checks.kafkaReachable(cluster);
         }
         try (JobState local = cluster == null ? state.open(env, sourceTable + " -> " + target.describe()) : null) {
-            // A resumed export is the same run: the same claim, and files of the same names.
-            String resumed = local != null && local.resumable() ? local.get("runId") : null;
+            // A rerun of a local export is the same run: it takes over the claim its killed run left on this host,
+            // and writes files of the same names.
+            String resumed = local != null ? local.get("runId") : null;
             ExportClaim claim;
             try { // for the whole run: a second export onto the target is refused
                 claim = resumed != null ? ExportClaim.resume(target, resumed) : ExportClaim.take(target);

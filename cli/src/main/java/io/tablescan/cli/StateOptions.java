@@ -15,12 +15,12 @@ import picocli.CommandLine.Spec;
 /**
  * A local job's state folder (see {@link JobState}): --state-dir and --restart, and the job's key, a hash of the
  * options that define the job as typed (the command, accounts, tables, target, selection), not of those that only
- * tune a run (rates, timeout, output). A connection string counts by its account and endpoint, never its key.
+ * tune a run (rates, timeout, output, the report's file). A connection string counts by its account and endpoint, never its key.
  */
 final class StateOptions {
     /** Options that do not change what a job does. */
     private static final Set<String> TUNING = Set.of("--state-dir", "--restart", "--max-rate", "--max-write-rate",
-            "--timeout", "--json", "--yes", "--help", "--version");
+            "--timeout", "--json", "--report", "--yes", "--help", "--version");
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where a local job keeps its state until it "
             + "ends, so that the same command run again resumes it (default: $TABLESCAN_STATE_DIR, else "
@@ -36,7 +36,12 @@ final class StateOptions {
 
     /** Opens (locks) this job's state; {@code tables} describes it in `tablescan jobs`. */
     JobState open(Map<String, String> env, String tables) {
-        return JobState.open(JobState.root(stateDir, env), JobState.key(definition()), command.name(), tables, restart);
+        return JobState.open(JobState.root(stateDir, env), key(), command.name(), tables, restart);
+    }
+
+    /** The job's key, from the options the command line was parsed with. */
+    String key() {
+        return JobState.key(definition());
     }
 
     /** What the user is told when Ctrl-C stopped a local job. */
@@ -68,7 +73,7 @@ final class StateOptions {
                 return value; // only its hash is kept
             }
         }
-        if (option.equals("--to") || option.equals("--from") || option.equals("--report")) {
+        if (option.equals("--to") || option.equals("--from")) {
             return Path.of(value).toAbsolutePath().normalize().toString();
         }
         return value;

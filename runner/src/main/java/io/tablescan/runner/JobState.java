@@ -83,10 +83,14 @@ public final class JobState implements AutoCloseable {
                 throw new RunSettingsException("this job is running already (state " + dir + "); wait for it to end, "
                         + "or stop it first");
             }
-            Properties props = read(dir);
-            if (restart || !"true".equals(props.getProperty("seeded"))) {
+            Properties left = read(dir);
+            Properties props = left;
+            if (restart || !"true".equals(left.getProperty("seeded"))) {
                 clear(dir);
-                props = new Properties();
+                Properties kept = new Properties(); // the command's own values (an export's claim) stay its own
+                left.stringPropertyNames().stream().filter(name -> name.startsWith("x."))
+                        .forEach(name -> kept.setProperty(name, left.getProperty(name)));
+                props = kept;
             }
             props.setProperty("key", key);
             props.setProperty("job", job);
@@ -169,7 +173,7 @@ public final class JobState implements AutoCloseable {
         return props.getProperty("x." + name);
     }
 
-    /** Keeps a value of the command's own (an export's run id) for a rerun. */
+    /** Keeps a value of the command's own (an export's run id) for a rerun, --restart included. */
     public void put(String name, String value) {
         props.setProperty("x." + name, value);
         save();
