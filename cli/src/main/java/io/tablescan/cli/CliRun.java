@@ -60,6 +60,17 @@ final class CliRun {
             }
 
             @Override
+            public void resuming(String line) {
+                printer.line(line);
+            }
+
+            @Override
+            public void pausing() {
+                printer.endLine();
+                printer.pausing();
+            }
+
+            @Override
             public void stopping() {
                 printer.endLine();
                 printer.stopping();

@@ -9,6 +9,7 @@ import io.tablescan.jobs.MirrorJob;
 import io.tablescan.jobs.VerifyJob;
 import io.tablescan.runner.BrokerStart;
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runner.Timeline;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.TableRef;
@@ -63,6 +64,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
 
+    @Mixin
+    StateOptions state = new StateOptions();
+
     @Option(names = "--mirror", description = "Also delete the destination table's rows that the source lacks, in "
             + "the range the options select, so that the destination ends equal to the source (not with --since or "
             + "--filter).")
@@ -101,13 +105,17 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         TableStore source = sourceAccount.store(configured);
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
-        // The embedded broker starts while the tables are checked; closed here if a check fails.
-        try (BrokerStart broker = kafka == null && !mirror && !changedOnly ? BrokerStart.begin() : null) {
-            return copy(cluster, source, dest, broker, job);
+        // A local job keeps its state for a rerun to resume; its embedded broker starts while the tables are
+        // checked, closed here if a check fails.
+        try (JobState local = kafka == null && !dryRun ? state.open(env, sourceTable + " -> "
+                        + (target.toTable() ? target.destTable : "sink")) : null;
+                BrokerStart broker = kafka == null && !mirror && !changedOnly ? BrokerStart.begin(local.kafkaDir()) : null) {
+            return copy(cluster, source, dest, broker, job, local);
         }
     }
 
-    private int copy(KafkaSettings cluster, TableStore source, TableStore dest, BrokerStart broker, Job job) {
+    private int copy(KafkaSettings cluster, TableStore source, TableStore dest, BrokerStart broker, Job job,
+            JobState local) {
         if (target.toTable()) {
             Checks.notTheSource(source, sourceTable, dest, target.destTable);
         }
@@ -141,15 +149,16 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
                 accounts, sourceName, sourceAccount, new Accounts(env::get)).build();
         boolean aliases = sourceName.equals(sourceAccount.alias) && (dest == source || destName.equals(destAccount));
         if (mirror || changedOnly) {
-            return MirrorRun.run(cluster, where.onWorkers(aliases), accounts, env, spec, report, dryRun);
+            return MirrorRun.run(cluster, where.onWorkers(aliases), accounts, env, spec, report, dryRun, local);
         }
         // The scan's record ends with this command (its embedded broker, or its private namespace on a cluster).
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(aliases), accounts, spec,
-                    CliRun.options(printer, interrupt, env).withBroker(broker), printer);
+                    CliRun.options(printer, interrupt, env).withBroker(broker).withState(local), printer);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
-                throw new UserError(UserError.INTERRUPTED, ScanSummary.interrupted(outcome.totals(), spec));
+                throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
+                        : ScanSummary.interrupted(outcome.totals(), spec));
             }
             int code = printer.summary(outcome.totals());
             boolean deleted = !destExisted && outcome.totals().rowsWritten() == 0 && deleteIfEmpty(dest, target.destTable);

@@ -4,6 +4,7 @@ import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.CountJob;
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
@@ -52,6 +53,9 @@ final class CountCommand implements Callable<Integer> {
     @Mixin
     SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
 
+    @Mixin
+    StateOptions state = new StateOptions();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -72,12 +76,14 @@ final class CountCommand implements Callable<Integer> {
                 sourceTable))), accounts, sourceName, sourceAccount, configured).build();
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
                 .hints(ProgressPrinter.Hints.local());
-        try (Interrupt interrupt = Interrupt.onSigint()) {
+        try (JobState local = cluster == null ? state.open(System.getenv(), sourceTable) : null;
+                Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
-                    spec, CliRun.options(printer, interrupt, System.getenv()), printer);
+                    spec, CliRun.options(printer, interrupt, System.getenv()).withState(local), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
-                throw new UserError(UserError.INTERRUPTED, "interrupted: the count did not finish ("
+                throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
+                        : "interrupted: the count did not finish ("
                         + ProgressPrinter.plural(totals.rowsRead(), "row") + " in "
                         + ProgressPrinter.plural(totals.partitions(), "partition") + " counted when stopped)");
             }

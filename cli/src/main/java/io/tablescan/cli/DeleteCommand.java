@@ -5,6 +5,7 @@ import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.DeleteJob;
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
@@ -59,6 +60,9 @@ final class DeleteCommand implements Callable<Integer> {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    @Mixin
+    StateOptions state = new StateOptions();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -77,12 +81,14 @@ final class DeleteCommand implements Callable<Integer> {
         ScanSpec spec = scan.applyTo(ScanSpecs.of(job, choice.options(scan)).from(new TableRef(sourceName,
                 sourceTable))).build();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
-        try (Interrupt interrupt = Interrupt.onSigint()) {
+        try (JobState local = cluster == null ? state.open(System.getenv(), sourceTable) : null;
+                Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
-                    spec, CliRun.options(printer, interrupt, System.getenv()), printer);
+                    spec, CliRun.options(printer, interrupt, System.getenv()).withState(local), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
-                throw new UserError(UserError.INTERRUPTED, "interrupted: the delete did not finish ("
+                throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
+                        : "interrupted: the delete did not finish ("
                         + DeleteJob.resultLine(totals) + " when stopped)");
             }
             return printer.summary(totals);

@@ -7,6 +7,7 @@ import io.tablescan.backup.ExportClaim;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.ExportFiles;
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanSpec;
@@ -56,6 +57,9 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    @Mixin
+    StateOptions state = new StateOptions();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -69,18 +73,26 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
         }
-        ExportClaim claim;
-        try {
-            claim = ExportClaim.take(target); // for the whole run: a second export onto the target is refused
-        } catch (BackupException e) {
-            throw BackupLocations.error(e);
-        }
-        try (claim) {
-            return run(cluster, source, target, claim.runId());
+        try (JobState local = cluster == null ? state.open(env, sourceTable + " -> " + target.describe()) : null) {
+            // A rerun of a local export is the same run: it takes over the claim its killed run left on this host,
+            // and writes files of the same names.
+            String resumed = local != null ? local.get("runId") : null;
+            ExportClaim claim;
+            try { // for the whole run: a second export onto the target is refused
+                claim = resumed != null ? ExportClaim.resume(target, resumed) : ExportClaim.take(target);
+            } catch (BackupException e) {
+                throw BackupLocations.error(e);
+            }
+            try (claim) {
+                if (local != null) {
+                    local.put("runId", claim.runId());
+                }
+                return run(cluster, source, target, claim.runId(), local);
+            }
         }
     }
 
-    private int run(KafkaSettings cluster, TableStore source, BackupStore target, String runId) {
+    private int run(KafkaSettings cluster, TableStore source, BackupStore target, String runId, JobState local) {
         String sourceName = sourceAccount.name();
         Accounts accounts = new Accounts(name -> null).register(sourceName, source);
         ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable))).build();
@@ -94,8 +106,12 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
                 // Keyed by PartitionKey: a partition's rows stay in one topic partition, and so in one file.
                 return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
                         TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
-            }, CliRun.options(printer, interrupt, env), (kafka, outcome) -> {
-                String topic = kafka.namespace().topic(role);
+            }, CliRun.options(printer, interrupt, env).withState(local), (kafka, outcome) -> {
+                // the scan run: a resumed export's is its first run's
+                String topic = kafka.namespace().topic("export-" + outcome.totals().scanId());
+                if (outcome.interrupted() && local != null) { // its topic stays with the state, for the rerun
+                    throw new UserError(UserError.INTERRUPTED, StateOptions.resumeHint(local));
+                }
                 try {
                     return finish(kafka, topic, outcome, target, runId, accountName(), printer);
                 } finally {

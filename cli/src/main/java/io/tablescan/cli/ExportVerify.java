@@ -7,6 +7,7 @@ import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.TopicExporter;
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.DifferenceKind;
 import io.tablescan.schema.ScanSpec;
@@ -42,7 +43,7 @@ final class ExportVerify {
     }
 
     int run(SourceAccountOptions sourceAccount, String sourceTable, ScanOptions scan, KafkaSettings cluster,
-            Map<String, String> env) {
+            Map<String, String> env, JobState local) {
         Manifest manifest = checked();
         sameSelection(scan, manifest);
         TableStore source = sourceAccount.store(new Accounts(env::get));
@@ -70,8 +71,12 @@ final class ExportVerify {
                 ExportCommand.createTopic(kafka, topic, comparer.topicPartitions());
                 return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
                         TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
-            }, CliRun.options(printer, interrupt, env), (kafka, outcome) -> {
-                String topic = kafka.namespace().topic(role);
+            }, CliRun.options(printer, interrupt, env).withState(local), (kafka, outcome) -> {
+                // the scan run: a resumed one is the first run's
+                String topic = kafka.namespace().topic("verify-" + outcome.totals().scanId());
+                if (outcome.interrupted() && local != null) { // its topic stays with the state, for the rerun
+                    throw new UserError(UserError.INTERRUPTED, StateOptions.resumeHint(local));
+                }
                 try {
                     return compare(kafka, topic, outcome, comparer, printer);
                 } finally {

@@ -6,6 +6,7 @@ import io.tablescan.backup.ImportSeeder;
 import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
@@ -34,6 +35,9 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
 
     @Mixin
     ExportSourceOptions export = new ExportSourceOptions();
+
+    @Mixin
+    StateOptions state = new StateOptions();
 
     @Option(names = "--dest-connection-string", paramLabel = "CS", description = "Connection string of the "
             + "destination table's account.")
@@ -105,12 +109,14 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
                 .fromFiles(from.describe());
         Manifest checked = manifest;
         long batchCount = batches;
-        try (Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
+        try (JobState local = cluster == null ? state.open(env, from.describe() + " -> " + destTable) : null;
+                Interrupt interrupt = Interrupt.onSigint()) {
+            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env).withState(local)
                     .withSeeder((k, s) -> ImportSeeder.seed(k, s, from, checked, batchCount, checked.totalRows())));
             if (outcome.interrupted()) {
-                throw new UserError(UserError.INTERRUPTED, "interrupted: table " + destTable + " holds part of the "
-                        + "import; run the same import again to finish it: it is idempotent");
+                throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
+                        : "interrupted: table " + destTable + " holds part of the import; run the same import again "
+                        + "to finish it: it is idempotent");
             }
             int code = printer.summary(outcome.totals());
             if (code == 0) {

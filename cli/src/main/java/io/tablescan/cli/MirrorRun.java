@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.status.ScanTotals;
@@ -17,18 +18,19 @@ final class MirrorRun {
     private MirrorRun() {}
 
     /** {@code onWorkers}: the cluster's workers may run it (see {@link CliRun#run}). */
-    static int run(KafkaSettings cluster, boolean onWorkers, Accounts accounts, Map<String, String> env, ScanSpec spec, Path report,
-            boolean dryRun) {
+    static int run(KafkaSettings cluster, boolean onWorkers, Accounts accounts, Map<String, String> env, ScanSpec spec,
+            Path report, boolean dryRun, JobState state) {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, onWorkers, accounts, spec, CliRun.options(printer, interrupt,
-                    env).withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, totals.scanId(), report))),
+                    env).withState(state) // the scan run: a resumed one is the first run's
+                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, totals.scanId(), report))),
                     printer);
             ScanTotals t = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, dryRun ? "interrupted: the dry run did not finish (nothing "
-                        + "was changed)" : ScanSummary.interrupted(t, spec));
+                        + "was changed)" : state != null ? StateOptions.resumeHint(state) : ScanSummary.interrupted(t, spec));
             }
             return printer.differences(found.get()).summary(t); // the job's lines: what it wrote and deleted
         }

@@ -135,6 +135,18 @@ public final class ProgressPrinter {
     }
 
     /** Ctrl-C was seen: the workers and the broker take a few seconds to stop and clean up. */
+    /** Ctrl-C stopped a local job that a rerun resumes: nothing is cancelled. */
+    void pausing() {
+        out.println("interrupted: stopping; the job is kept for a rerun to resume (Ctrl-C again to quit at once)...");
+        out.flush();
+    }
+
+    /** One line of its own, on the progress's stream. */
+    void line(String text) {
+        out.println(text);
+        out.flush();
+    }
+
     void stopping() {
         out.println("interrupted: cancelling the scan and stopping (Ctrl-C again to quit at once)...");
         out.flush();

@@ -4,6 +4,7 @@ import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.VerifyJob;
 import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
@@ -65,6 +66,9 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceSecondaryOption sourceSecondary = new SourceSecondaryOption();
 
+    @Mixin
+    StateOptions state = new StateOptions();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -86,7 +90,9 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         Checks.bootstrapServers(kafka);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         if (export) {
-            return new ExportVerify(from.open(env), report).run(sourceAccount, sourceTable, scan, cluster, env);
+            try (JobState local = cluster == null ? state.open(env, sourceTable + " = export") : null) {
+                return new ExportVerify(from.open(env), report).run(sourceAccount, sourceTable, scan, cluster, env, local);
+            }
         }
         Accounts configured = new Accounts(env::get);
         TableStore source = sourceAccount.store(configured);
@@ -112,14 +118,17 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
                 .build();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
-        try (Interrupt interrupt = Interrupt.onSigint()) {
+        try (JobState local = cluster == null ? state.open(env, sourceTable + " = " + destTable) : null;
+                Interrupt interrupt = Interrupt.onSigint()) {
             boolean aliases = sourceName.equals(sourceAccount.alias) && (dest == source || destName.equals(destAccount));
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(aliases), accounts, spec,
-                    CliRun.options(printer, interrupt, env).withEnded((kafka, totals) -> found.set(
-                            DifferenceReport.read(kafka, totals.scanId(), report))), printer);
+                    CliRun.options(printer, interrupt, env).withState(local) // a resumed scan is the first run's
+                    .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, totals.scanId(), report))),
+                    printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
-                throw new UserError(UserError.INTERRUPTED, "interrupted: the verify did not finish ("
+                throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
+                        : "interrupted: the verify did not finish ("
                         + ProgressPrinter.plural(totals.rowsRead(), "row") + " compared when stopped)");
             }
             return summary(printer, totals, found.get());

@@ -17,7 +17,7 @@ public final class Settings {
             WorkerSettings.TOPIC_REPLICATION, Namespace.VARIABLE, MetricsServer.PORT, MetricsServer.HOST, KafkaWait.VARIABLE,
             FaultInjectingTableStore.RATE, FaultInjectingTableStore.KINDS, SinkPlugins.VARIABLE,
             "TABLESCAN_LOG_LEVEL", "TABLESCAN_LOG_FORMAT", "TABLESCAN_KAFKA_LOG_LEVEL", "TABLESCAN_AZURE_LOG_LEVEL",
-            "TABLESCAN_DEBUG", "TABLESCAN_JAVA_OPTS", "TABLESCAN_FAST_START", "TABLESCAN_HOME");
+            "TABLESCAN_DEBUG", "TABLESCAN_JAVA_OPTS", "TABLESCAN_FAST_START", "TABLESCAN_HOME", "TABLESCAN_STATE_DIR");
 
     /** Read by DefaultAzureCredential (Entra ID): service principal, workload identity, managed identity. */
     public static final List<String> AZURE_IDENTITY = List.of("AZURE_CLIENT_ID", "AZURE_TENANT_ID",

@@ -37,9 +37,23 @@ public final class ExportClaim implements AutoCloseable {
      * holds a finished export.
      */
     public static ExportClaim take(BackupStore store) {
+        return take(store, HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()), false);
+    }
+
+    /**
+     * Claims {@code store} for a rerun of run {@code runId} (a local job resumed): a claim that run left when it was
+     * killed on this host is taken over; any other claim refuses as {@link #take} does.
+     */
+    public static ExportClaim resume(BackupStore store, String runId) {
+        return take(store, runId, true);
+    }
+
+    private static ExportClaim take(BackupStore store, String runId, boolean resume) {
         store.prepare();
         refuseFinished(store); // before the claim, so that a finished export is named as such
-        String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        if (resume) {
+            dropLeftClaim(store, runId);
+        }
         ProcessHandle self = ProcessHandle.current();
         byte[] marker;
         try {
@@ -86,6 +100,21 @@ public final class ExportClaim implements AutoCloseable {
                 System.err.println("tablescan: warning: could not remove " + store.describe(NAME) + " (" + e.getMessage()
                         + "); delete it before the next export to " + store.describe());
             }
+        }
+    }
+
+    /** Deletes the claim of run {@code runId} if a process of this host that is gone left it. */
+    private static void dropLeftClaim(BackupStore store, String runId) {
+        try {
+            byte[] left = store.read(NAME);
+            JsonNode m = JSON.readTree(left);
+            long pid = m.path("pid").asLong(-1);
+            boolean gone = pid > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+            if (runId.equals(m.path("runId").asText()) && host().equals(m.path("host").asText()) && gone) {
+                store.deleteIfSame(NAME, left);
+            }
+        } catch (IOException | BackupException e) {
+            // none, or unreadable: the claim below decides
         }
     }
 

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ctrl-C (SIGINT) sent to `copy` and `demo` in a child JVM mid-copy: the command says what the destination
- * holds and how to finish, exits 130, deletes the folders it made (the ledger's state, the broker's data), and
- * on a cluster cancels the scan so that the cluster's workers skip the rest.
+ * Ctrl-C (SIGINT) sent to `copy` and `demo` in a child JVM mid-copy: exit 130 and one line. A local copy keeps
+ * its job's state and the same command resumes it; on a cluster (and the demo) the command says what the
+ * destination holds, deletes the folders it made (the ledger's state, the broker's data) and cancels the scan so
+ * that the cluster's workers skip the rest.
  */
 class InterruptIT {
     /** Rows read and written so far: a copy that has started and is not done. */
@@ -50,28 +51,35 @@ class InterruptIT {
     }
 
     @Test
-    void aCopyOnTheEmbeddedBrokerStopsCleanlyAndRunningItAgainFinishesIt() throws Exception {
+    void aLocalCopyStopsCleanlyKeepsItsStateAndRunningItAgainResumesIt() throws Exception {
         Path tmp = temporaryFolder("interrupt-copy");
+        Path state = temporaryFolder("interrupt-copy-state");
+        String[] copyArgs = {"copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "intsource", "--dest-table", "intcopy", "--page-size", "20", "--state-dir",
+                state.toString()};
         try (ChildProcesses children = new ChildProcesses("interrupt-copy")) {
             Files.deleteIfExists(children.log("copy").toPath()); // logs are appended to: drop an earlier run's
-            Process copy = children.start("copy", env(tmp), "copy", "--source-connection-string",
-                    LocalServices.azurite().connectionString(), "--source-table", "intsource", "--dest-table", "intcopy",
-                    "--page-size", "20");
-            Set<Path> folders = interruptWhileCopying(children, "copy", copy, tmp);
-            assertThat(folders).anyMatch(InterruptIT::brokerData);
+            Process copy = children.start("copy", env(tmp), copyArgs);
+            interruptWhileCopying(children, "copy", copy, tmp);
 
             String out = children.output("copy");
-            assertThat(out).contains("interrupted: cancelling the scan and stopping")
-                    .contains("tablescan: interrupted: table intcopy holds part of the copy (")
-                    .contains("run the same copy again to finish it: it is idempotent")
-                    .doesNotContain("\tat ").doesNotContain("completed");
-            assertGone(tmp, folders);
+            assertThat(out).contains("interrupted: stopping; the job is kept for a rerun to resume")
+                    .contains("tablescan: interrupted: run the same command again to resume it where it stopped")
+                    .doesNotContain("cancelling").doesNotContain("\tat ").doesNotContain("completed");
+            // the ledger's temporary folder is gone; the job's state (its broker's data) is kept
+            assertGone(tmp, Set.of());
+            try (Stream<Path> jobs = Files.list(state)) {
+                assertThat(jobs.toList()).singleElement().satisfies(job -> assertThat(job.resolve("kafka")).isDirectory());
+            }
         }
-        Cli.Run again = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
-                "--source-table", "intsource", "--dest-table", "intcopy");
+        Cli.Run again = Cli.run(copyArgs);
         assertThat(again.exitCode()).as(again.out() + again.err()).isZero();
+        assertThat(again.out()).contains("resuming scan ");
         assertThat(TableComparer.compare(LocalServices.store(), "intsource", LocalServices.store(), "intcopy").equal())
                 .isTrue();
+        try (Stream<Path> jobs = Files.list(state)) {
+            assertThat(jobs.toList()).as("the finished job's state is gone").isEmpty();
+        }
     }
 
     /** A second Ctrl-C exits at once, and still leaves no ledger state in the temporary folder. */

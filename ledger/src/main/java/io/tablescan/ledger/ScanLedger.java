@@ -125,6 +125,11 @@ public final class ScanLedger implements AutoCloseable, Health {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, kafka.namespace().deadLetters());
         props.put("processing.exception.handler.global.enabled", "true");
+        if (kafka.inProcess()) {
+            // A local job resumed on its kept broker data waits out the killed run's member: 6 s, not 45.
+            props.putIfAbsent(StreamsConfig.consumerPrefix("session.timeout.ms"), "6000");
+            props.putIfAbsent(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "1500");
+        }
         return props;
     }
 

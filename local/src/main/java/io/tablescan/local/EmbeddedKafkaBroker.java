@@ -161,6 +161,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 // A small dedupe buffer keeps the broker within a small heap (default is 128 MiB).
                 Map.entry("log.cleaner.dedupe.buffer.size", "2097152"),
                 Map.entry("log.segment.bytes", "67108864"),
+                // Nothing expires: a local job resumed after a week must still find its open items.
+                Map.entry("log.retention.ms", "-1"),
                 Map.entry("num.network.threads", "2"),
                 Map.entry("num.io.threads", "4"));
     }

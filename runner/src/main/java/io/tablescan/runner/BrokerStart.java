@@ -19,11 +19,16 @@ public final class BrokerStart implements AutoCloseable {
 
     /** Starts an embedded broker now, in the background. */
     public static BrokerStart begin() {
+        return begin(null);
+    }
+
+    /** As {@link #begin()}, on data directory {@code dir} (a local job's state, kept), or null: a temporary one. */
+    public static BrokerStart begin(java.nio.file.Path dir) {
         BrokerStart start = new BrokerStart();
         Runtime.getRuntime().addShutdownHook(start.closeOnExit);
         Thread.ofPlatform().name("kafka-start").daemon().start(() -> {
             try {
-                start.broker.complete(EmbeddedKafkaBroker.start());
+                start.broker.complete(EmbeddedKafkaBroker.start(0, dir));
             } catch (Throwable e) {
                 start.broker.completeExceptionally(e);
             }

@@ -24,7 +24,7 @@ import java.util.function.Function;
 public final class CopyRun {
     private CopyRun() {}
 
-    /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled. */
+    /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled (kept: a local job). */
     public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
 
     /** As {@link #runHere(KafkaSettings, Accounts, Function, RunOptions, BiFunction)}, for {@code spec} as it is. */
@@ -35,7 +35,8 @@ public final class CopyRun {
     /**
      * Runs the scan on {@code cluster} in a namespace of its own (no other scan's items, and its items for no
      * other worker), or on an embedded broker when {@code cluster} is null (the options' broker when given, see
-     * {@link BrokerStart}): either way, the scan's record ends with the command. The spec is made by
+     * {@link BrokerStart}): either way, the scan's record ends with the command, unless the options give a local
+     * job's state ({@link RunOptions#state()}): then it stays until the scan ends, for a rerun to resume. The spec is made by
      * {@code prepare} on the Kafka the scan runs on (an export names its topic in the scan's namespace and creates
      * it), and {@code after} runs once the scan ended, while that Kafka is still there (an export's second stage
      * reads the topic).
@@ -50,6 +51,9 @@ public final class CopyRun {
                 Timeline.mark("namespace deleted");
                 Timeline.log();
             }
+        }
+        if (options.state() != null) { // a local job kept for a rerun: see LocalJobRun
+            return LocalJobRun.run(accounts, prepare, options, after);
         }
         try (EmbeddedKafkaBroker broker = options.broker() != null ? options.broker().take()
                 : EmbeddedKafkaBroker.start()) {
@@ -101,6 +105,10 @@ public final class CopyRun {
                     options.timeout(), options.progressInterval(), options.progress());
             Timeline.mark("scan");
             boolean interrupted = !totals.ended() && stop.getAsBoolean();
+            if (interrupted && options.state() != null) { // a local job's scan stays as it is, for a rerun to resume
+                options.view().pausing();
+                return new Outcome(totals, (System.nanoTime() - start) / 1e9, true);
+            }
             if (interrupted) {
                 options.view().stopping();
                 try {

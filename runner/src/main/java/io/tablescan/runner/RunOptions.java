@@ -22,9 +22,12 @@ import java.util.function.Consumer;
  * @param seeder seeds the scan on the Kafka it runs on; default {@code ScanStarter::start} (its root item)
  * @param ended reads the scan's Kafka once the scan has ended, before its broker or namespace goes; default none
  * @param broker the embedded broker to run on when there is no cluster (one started early); null: start one
+ * @param state the local job's state folder (embedded broker only): its broker's data is kept there and a rerun
+ *     resumes the scan; Ctrl-C then keeps the scan resumable instead of cancelling it; null: nothing kept
  */
 public record RunOptions(Map<String, String> env, Duration timeout, RunView view, Duration interval,
-        Consumer<ScanTotals> each, BooleanSupplier stop, Seeder seeder, Ended ended, BrokerStart broker) {
+        Consumer<ScanTotals> each, BooleanSupplier stop, Seeder seeder, Ended ended, BrokerStart broker,
+        JobState state) {
 
     /** Seeds a scan on the Kafka it runs on: its root item, or an import's batches. */
     @FunctionalInterface
@@ -48,40 +51,44 @@ public record RunOptions(Map<String, String> env, Duration timeout, RunView view
 
     public static RunOptions defaults() {
         return new RunOptions(System.getenv(), Duration.ofDays(7), RunView.SILENT, null, null, () -> false,
-                io.tablescan.control.ScanStarter::start, null, null);
+                io.tablescan.control.ScanStarter::start, null, null, null);
     }
 
     public RunOptions withEnv(Map<String, String> value) {
-        return new RunOptions(value, timeout, view, interval, each, stop, seeder, ended, broker);
+        return new RunOptions(value, timeout, view, interval, each, stop, seeder, ended, broker, state);
     }
 
     public RunOptions withTimeout(Duration value) {
-        return new RunOptions(env, value, view, interval, each, stop, seeder, ended, broker);
+        return new RunOptions(env, value, view, interval, each, stop, seeder, ended, broker, state);
     }
 
     public RunOptions withView(RunView value) {
-        return new RunOptions(env, timeout, value, interval, each, stop, seeder, ended, broker);
+        return new RunOptions(env, timeout, value, interval, each, stop, seeder, ended, broker, state);
     }
 
     /** Calls {@code value} with the totals every {@code every} instead of the view's progress. */
     public RunOptions withProgress(Duration every, Consumer<ScanTotals> value) {
-        return new RunOptions(env, timeout, view, every, value, stop, seeder, ended, broker);
+        return new RunOptions(env, timeout, view, every, value, stop, seeder, ended, broker, state);
     }
 
     public RunOptions withStop(BooleanSupplier value) {
-        return new RunOptions(env, timeout, view, interval, each, value, seeder, ended, broker);
+        return new RunOptions(env, timeout, view, interval, each, value, seeder, ended, broker, state);
     }
 
     public RunOptions withSeeder(Seeder value) {
-        return new RunOptions(env, timeout, view, interval, each, stop, value, ended, broker);
+        return new RunOptions(env, timeout, view, interval, each, stop, value, ended, broker, state);
     }
 
     public RunOptions withEnded(Ended value) {
-        return new RunOptions(env, timeout, view, interval, each, stop, seeder, value, broker);
+        return new RunOptions(env, timeout, view, interval, each, stop, seeder, value, broker, state);
     }
 
     public RunOptions withBroker(BrokerStart value) {
-        return new RunOptions(env, timeout, view, interval, each, stop, seeder, ended, value);
+        return new RunOptions(env, timeout, view, interval, each, stop, seeder, ended, value, state);
+    }
+
+    public RunOptions withState(JobState value) {
+        return new RunOptions(env, timeout, view, interval, each, stop, seeder, ended, broker, value);
     }
 
     Duration progressInterval() {

@@ -23,6 +23,12 @@ public interface RunView {
     /** The scan's totals so far. */
     default void progress(ScanTotals totals) {}
 
+    /** A rerun resumes the local job's scan: one line before its progress. */
+    default void resuming(String line) {}
+
+    /** Ctrl-C stopped a local job's run before the scan ended: the scan is kept for a rerun to resume. */
+    default void pausing() {}
+
     /** Ctrl-C stopped the run before the scan ended: ends the progress line and says the run stops. */
     default void stopping() {}
 }

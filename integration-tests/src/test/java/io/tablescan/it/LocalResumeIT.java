@@ -1,0 +1,199 @@
+package io.tablescan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.azure.RestTableReader;
+import io.tablescan.backup.ExportClaim;
+import io.tablescan.backup.Manifest;
+import io.tablescan.cli.Cli;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.UserError;
+import io.tablescan.local.FreePorts;
+import io.tablescan.runner.TableComparer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A local job killed with SIGKILL at about half and run again with the same command resumes its scan on the kept
+ * broker data: the result is exact, the source is not read again from the start, and the state folder is gone
+ * after. Also: a second run of a running job is refused, --restart starts over, `jobs` lists and removes.
+ */
+class LocalResumeIT {
+    private static final int ROWS = 2_000;
+    private static final Pattern ROWS_DONE = Pattern.compile("(?m)^  .*items done .*?, ([\\d,]+) rows, ");
+    private static final Pattern READS = Pattern.compile("requests:\\s+([\\d,]+) reads? of the source");
+
+    @BeforeAll
+    static void source() {
+        SampleTable.write(LocalServices.store(), "resumesource", SampleTable.rows(ROWS), 8);
+    }
+
+    /** Every table request answered 500 ms late: a run lasts long enough to be killed in the middle. */
+    private static Map<String, String> slow() {
+        return Map.of("TABLESCAN_FAULT_RATE", "1", "TABLESCAN_FAULT_KINDS", "slow",
+                "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString());
+    }
+
+    /** The rerun: the same command, at full speed. */
+    private static Map<String, String> fast() {
+        return Map.of("TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString());
+    }
+
+    private static List<String> args(Path state, String... more) {
+        List<String> args = new ArrayList<>(List.of(more));
+        args.addAll(List.of("--source-account", "emulator", "--source-table", "resumesource", "--page-size", "20",
+                "--state-dir", state.toString()));
+        return args;
+    }
+
+    @Test
+    void aCopyKilledAtHalfResumesExactlyWithoutReadingTheSourceAgain() throws Exception {
+        Path state = InterruptIT.temporaryFolder("resume-copy-state");
+        List<String> copy = args(state, "copy", "--dest-table", "resumecopy");
+        try (ChildProcesses children = new ChildProcesses("resume-copy")) {
+            Process first = start(children, "first", slow(), copy);
+            awaitProgress(children, "first", first);
+            // the same job a second time, while it runs: refused, the running one untouched
+            Cli.Run twice = Cli.run(fast(), copy.toArray(String[]::new));
+            assertThat(twice.exitCode()).as(twice.out() + twice.err()).isEqualTo(UserError.USAGE);
+            assertThat(twice.err()).contains("this job is running already");
+            killMidway(children, "first", first);
+
+            Cli.Run jobs = Cli.run("jobs", "--state-dir", state.toString());
+            assertThat(jobs.out()).contains("copy").contains("resumesource -> resumecopy");
+
+            Process second = start(children, "second", fast(), copy);
+            assertThat(second.waitFor(3, TimeUnit.MINUTES)).as(children.output("second")).isTrue();
+            String out = children.output("second");
+            assertThat(second.exitValue()).as(out).isZero();
+            assertThat(out).containsPattern("resuming scan scan-\\S+: [1-9][\\d,]* rows already read \\(started ");
+            assertThat(out).doesNotContain("\tat ");
+            assertExact("resumecopy");
+            assertThat(jobDirs(state)).as("the state of a finished job goes").isEmpty();
+            long resumedReads = reads(out);
+
+            // killed again, then run with --restart: a new scan from the start, and its reads are one run's
+            Process third = start(children, "third", slow(), copy);
+            killMidway(children, "third", third);
+            List<String> restart = new ArrayList<>(copy);
+            restart.add("--restart");
+            Process fourth = start(children, "fourth", fast(), restart);
+            assertThat(fourth.waitFor(3, TimeUnit.MINUTES)).as(children.output("fourth")).isTrue();
+            String again = children.output("fourth");
+            assertThat(fourth.exitValue()).as(again).isZero();
+            assertThat(again).doesNotContain("resuming scan").contains(String.format("rows read:     %,d", ROWS));
+            assertExact("resumecopy");
+            assertThat(jobDirs(state)).isEmpty();
+            assertThat(resumedReads).as("the killed run and its resumption read the source about once")
+                    .isLessThanOrEqualTo((long) (reads(again) * 1.3));
+        }
+    }
+
+    @Test
+    void anExportKilledAtHalfResumesIntoOneFinishedExport() throws Exception {
+        Path state = InterruptIT.temporaryFolder("resume-export-state");
+        Path folder = InterruptIT.temporaryFolder("resume-export-files");
+        List<String> export = args(state, "export", "--to", folder.toString());
+        try (ChildProcesses children = new ChildProcesses("resume-export")) {
+            Process first = start(children, "first", slow(), export);
+            killMidway(children, "first", first);
+            assertThat(folder.resolve(ExportClaim.NAME)).as("the killed run's claim").exists();
+
+            Process second = start(children, "second", fast(), export);
+            assertThat(second.waitFor(3, TimeUnit.MINUTES)).as(children.output("second")).isTrue();
+            String out = children.output("second");
+            assertThat(second.exitValue()).as(out).isZero();
+            assertThat(out).contains("resuming scan ").contains(String.format("exported %,d rows", ROWS));
+        }
+        assertThat(folder.resolve(Manifest.NAME)).exists();
+        assertThat(folder.resolve(ExportClaim.NAME)).doesNotExist();
+        assertThat(jobDirs(state)).isEmpty();
+        Cli.Run verify = Cli.run(slow(), "verify", "--from", folder.toString(), "--source-account", "emulator",
+                "--source-table", "resumesource", "--state-dir", state.toString());
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        try (Stream<Path> files = Files.list(folder)) {
+            assertThat(files.filter(f -> f.toString().endsWith(".jsonl.gz")).count()).as("one file set")
+                    .isEqualTo(Manifest.parse(Files.readAllBytes(folder.resolve(Manifest.NAME))).files().size());
+        }
+    }
+
+    @Test
+    void jobsListsAKilledJobAndRemovesItsState() throws Exception {
+        Path state = InterruptIT.temporaryFolder("resume-jobs-state");
+        try (ChildProcesses children = new ChildProcesses("resume-jobs")) {
+            Process count = start(children, "count", slow(), args(state, "count"));
+            killMidway(children, "count", count);
+        }
+        Cli.Run jobs = Cli.run("jobs", "--state-dir", state.toString());
+        assertThat(jobs.exitCode()).isZero();
+        Matcher row = Pattern.compile("(?m)^([0-9a-f]{16})\\s+count\\s+resumesource").matcher(jobs.out());
+        assertThat(row.find()).as(jobs.out()).isTrue();
+        Cli.Run removed = Cli.run("jobs", "remove", row.group(1), "--state-dir", state.toString());
+        assertThat(removed.exitCode()).as(removed.err()).isZero();
+        assertThat(jobDirs(state)).isEmpty();
+        assertThat(Cli.run("jobs", "--state-dir", state.toString()).out()).contains("no unfinished local job");
+        Cli.assertOneLine(Cli.run("jobs", "remove", row.group(1), "--state-dir", state.toString()),
+                UserError.NOT_FOUND, "no local job " + row.group(1));
+    }
+
+    private static Process start(ChildProcesses children, String label, Map<String, String> env, List<String> args)
+            throws Exception {
+        Files.deleteIfExists(children.log(label).toPath()); // logs are appended to: drop an earlier run's
+        return children.start(label, env, args.toArray(String[]::new));
+    }
+
+    /** SIGKILL once the first progress line shows rows read (about a third to a half of the table), not all. */
+    private static void killMidway(ChildProcesses children, String label, Process child) throws InterruptedException {
+        awaitProgress(children, label, child);
+        kill(child);
+        assertThat(lastRows(children.output(label))).as("killed before the end").isLessThan(ROWS);
+    }
+
+    private static void awaitProgress(ChildProcesses children, String label, Process child) {
+        assertThat(FreePorts.await(() -> lastRows(children.output(label)) > 0, Duration.ofMinutes(3),
+                child::isAlive)).as(children.output(label)).isTrue();
+    }
+
+    private static long lastRows(String out) {
+        Matcher m = ROWS_DONE.matcher(out);
+        long rows = -1;
+        while (m.find()) {
+            rows = Long.parseLong(m.group(1).replace(",", ""));
+        }
+        return rows;
+    }
+
+    private static void kill(Process child) throws InterruptedException {
+        child.destroyForcibly(); // SIGKILL: no hook runs
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private static long reads(String out) {
+        Matcher m = READS.matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        return Long.parseLong(m.group(1).replace(",", ""));
+    }
+
+    private static void assertExact(String copy) {
+        RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
+        TableComparer.Result check = TableComparer.compare(rest, "resumesource", rest, copy);
+        assertThat(check.examples()).isEmpty();
+        assertThat(check.destinationRows()).isEqualTo(ROWS);
+    }
+
+    private static List<Path> jobDirs(Path state) throws Exception {
+        try (Stream<Path> dirs = Files.list(state)) {
+            return dirs.toList();
+        }
+    }
+}

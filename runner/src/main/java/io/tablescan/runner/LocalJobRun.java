@@ -1,0 +1,72 @@
+package io.tablescan.runner;
+
+import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.table.Accounts;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * A local job on an embedded broker whose data is kept in the job's state folder ({@link JobState}): the first run
+ * records the scan and seeds it; a rerun after a kill, Ctrl-C or a reboot restarts the broker on the same data and
+ * follows the same scan to its end without seeding again (the workers go on from their committed offsets, the
+ * ledger restores its store from its changelog). The state goes once the scan ended, or when it never was seeded.
+ */
+final class LocalJobRun {
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+            .withZone(ZoneId.systemDefault());
+
+    private LocalJobRun() {}
+
+    static <T> T run(Accounts accounts, Function<KafkaSettings, ScanSpec> prepare, RunOptions options,
+            BiFunction<KafkaSettings, CopyRun.Outcome, T> after) {
+        JobState state = options.state();
+        boolean ended = false;
+        try (EmbeddedKafkaBroker broker = options.broker() != null ? options.broker().take()
+                : EmbeddedKafkaBroker.start(0, state.kafkaDir())) {
+            Timeline.mark("broker");
+            KafkaSettings kafka = KafkaSettings.inProcess(broker.bootstrapServers());
+            WorkerSettings settings = CopyRun.settings(kafka, accounts, options.env());
+            RunOptions run = options.withProgress(options.progressInterval(), totals -> {
+                state.progress(totals.rowsRead());
+                options.progress().accept(totals);
+            });
+            ScanSpec spec;
+            if (state.resumable()) {
+                spec = state.spec();
+                run = run.withSeeder((k, s) -> {}); // seeded by the first run: followed, not seeded again
+                options.view().resuming(resumeLine(spec, state));
+            } else {
+                spec = prepare.apply(kafka);
+                state.starting(spec);
+                RunOptions.Seeder seeder = options.seeder();
+                run = run.withSeeder((k, s) -> {
+                    seeder.seed(k, s);
+                    state.seeded();
+                });
+            }
+            CopyRun.Outcome outcome = CopyRun.run(settings, spec, run);
+            ended = !outcome.interrupted();
+            return after.apply(kafka, outcome);
+        } finally {
+            if (ended || !state.resumable()) {
+                state.finish();
+            } else {
+                state.close();
+            }
+        }
+    }
+
+    /**
+     * "resuming scan S: N rows already read (started T)", N as the last run last recorded it (the ledger's own
+     * count may still hold an aborted transaction's events until the killed run's transactions expire).
+     */
+    private static String resumeLine(ScanSpec spec, JobState state) {
+        return String.format("resuming scan %s: %,d rows already read (started %s)", spec.getScanId(), state.rows(),
+                WHEN.format(state.started()));
+    }
+}
