@@ -96,18 +96,17 @@ final class ModelAccount implements AutoCloseable {
                 } else if (entity.matches() && method.equals("PUT")) {
                     Row row = RowJson.parse(exchange.getRequestBody().readAllBytes());
                     store.upsert(entity.group(1), row.partitionKey(), List.of(row));
-                    send(exchange, 204, null, Map.of());
+                    send(exchange, 204, null);
                 } else if (entity.matches() && method.equals("DELETE")) {
                     boolean deleted = store.delete(entity.group(1), pathKey(entity.group(2)), pathKey(entity.group(3)));
-                    send(exchange, deleted ? 204 : 404, deleted ? null : "ResourceNotFound", Map.of());
+                    send(exchange, deleted ? 204 : 404, deleted ? null : "ResourceNotFound");
                 } else {
-                    send(exchange, 501, "NotImplemented", Map.of());
+                    send(exchange, 501, "NotImplemented");
                 }
             } catch (TableStoreException e) {
-                send(exchange, e.status() == 0 ? 500 : e.status(), e.status() == 404 ? "TableNotFound" : "Failed",
-                        Map.of());
+                send(exchange, e.status() == 0 ? 500 : e.status(), e.status() == 404 ? "TableNotFound" : "Failed");
             } catch (IllegalArgumentException e) {
-                send(exchange, 400, "InvalidInput", Map.of());
+                send(exchange, 400, "InvalidInput");
             }
         }
     }
@@ -119,9 +118,9 @@ final class ModelAccount implements AutoCloseable {
         ScanQuery query = KeyRange.ALL;
         String rowFilter = filter;
         if (filter != null) {
-            Object[] parsed = parseFilter(filter);
-            query = (ScanQuery) parsed[0];
-            rowFilter = (String) parsed[1];
+            Filter parsed = parseFilter(filter);
+            query = parsed.query();
+            rowFilter = parsed.rowFilter();
         }
         List<String> select = q.containsKey("$select") ? Arrays.asList(q.get("$select").split(",")) : null;
         int top = q.containsKey("$top") ? Integer.parseInt(q.get("$top")) : QueryOptions.MAX_PAGE_SIZE;
@@ -155,11 +154,14 @@ final class ModelAccount implements AutoCloseable {
         body.writeTo(exchange.getResponseBody());
     }
 
+    /** A $filter as the scan query and row filter it was built from. */
+    record Filter(ScanQuery query, String rowFilter) {}
+
     /**
      * The query and row filter of a $filter as {@link ODataFilter#of} writes them; a filter of another shape is
      * all row filter over the whole table (right, only slower).
      */
-    static Object[] parseFilter(String filter) {
+    static Filter parseFilter(String filter) {
         ScanQuery query = null;
         int end = 0;
         Matcher m;
@@ -186,32 +188,31 @@ final class ModelAccount implements AutoCloseable {
         String rowFilter = null;
         if (end > 0 && end < filter.length()) {
             if (!filter.startsWith(" and (", end) || !filter.endsWith(")")) {
-                return new Object[] {KeyRange.ALL, filter};
+                return new Filter(KeyRange.ALL, filter);
             }
             rowFilter = filter.substring(end + 6, filter.length() - 1);
         }
         if (end == 0 || !filter.equals(ODataFilter.of(query, rowFilter))) {
-            return new Object[] {KeyRange.ALL, filter};
+            return new Filter(KeyRange.ALL, filter);
         }
-        return new Object[] {query, rowFilter};
+        return new Filter(query, rowFilter);
     }
 
     private void createTable(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         Matcher m = Pattern.compile("\"TableName\"\\s*:\\s*\"([^\"]+)\"").matcher(body);
         if (!m.find()) {
-            send(exchange, 400, "InvalidInput", Map.of());
+            send(exchange, 400, "InvalidInput");
         } else if (store.tableExists(m.group(1))) {
-            send(exchange, 409, "TableAlreadyExists", Map.of());
+            send(exchange, 409, "TableAlreadyExists");
         } else {
             store.createTableIfNotExists(m.group(1));
-            send(exchange, 204, null, Map.of());
+            send(exchange, 204, null);
         }
     }
 
     /** A status with no body, or with the service's JSON error for {@code code}. */
-    static void send(HttpExchange exchange, int status, String code, Map<String, String> headers) throws IOException {
-        headers.forEach(exchange.getResponseHeaders()::set);
+    static void send(HttpExchange exchange, int status, String code) throws IOException {
         if (code == null) {
             exchange.sendResponseHeaders(status, -1);
             return;

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,7 +29,7 @@ final class ModelBatch {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         Matcher boundary = BOUNDARY.matcher(body);
         if (!boundary.find()) {
-            ModelAccount.send(exchange, 400, "InvalidInput", Map.of());
+            ModelAccount.send(exchange, 400, "InvalidInput");
             return;
         }
         String table = null;
@@ -45,7 +44,7 @@ final class ModelBatch {
             }
             Matcher entity = ModelAccount.ENTITY.matcher(request.group(2));
             if (!entity.find()) {
-                ModelAccount.send(exchange, 400, "InvalidInput", Map.of());
+                ModelAccount.send(exchange, 400, "InvalidInput");
                 return;
             }
             table = entity.group(1);
@@ -60,7 +59,7 @@ final class ModelBatch {
             }
         }
         if (table == null || !upserts.isEmpty() && !deletes.isEmpty()) {
-            ModelAccount.send(exchange, 400, "InvalidInput", Map.of());
+            ModelAccount.send(exchange, 400, "InvalidInput");
             return;
         }
         String response;
@@ -75,7 +74,7 @@ final class ModelBatch {
             }
         } catch (TableStoreException e) {
             if (e.status() == 404) {
-                ModelAccount.send(exchange, 404, "TableNotFound", Map.of());
+                ModelAccount.send(exchange, 404, "TableNotFound");
                 return;
             }
             response = failed(0, e.status() == 0 ? 500 : e.status(), e.status() == 400 ? "InvalidInput" : "Failed");

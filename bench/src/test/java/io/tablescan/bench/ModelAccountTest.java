@@ -112,12 +112,11 @@ class ModelAccountTest {
                 if (filter == null) {
                     continue;
                 }
-                Object[] parsed = ModelAccount.parseFilter(filter);
-                assertThat(parsed).as(filter).containsExactly(query, rowFilter);
+                assertThat(ModelAccount.parseFilter(filter)).as(filter).isEqualTo(new ModelAccount.Filter(query, rowFilter));
             }
         }
         // Any other shape: all of it a row filter over the whole table.
-        assertThat(ModelAccount.parseFilter("RowKey eq 'x'")).containsExactly(KeyRange.ALL, "RowKey eq 'x'");
+        assertThat(ModelAccount.parseFilter("RowKey eq 'x'")).isEqualTo(new ModelAccount.Filter(KeyRange.ALL, "RowKey eq 'x'"));
     }
 
     /** The type a plain reader gives a value: its annotation, else the JSON's own (String, Int32, Boolean). */
