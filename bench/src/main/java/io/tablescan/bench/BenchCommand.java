@@ -54,37 +54,45 @@ final class BenchCommand implements Callable<Integer> {
     record Scenario(String name, int rows, Duration latency, ScalabilityTargets limits, List<String> strategies,
             int inFlight, int readInFlight) {}
 
-    static final Map<String, Scenario> SCENARIOS = Map.of(
+    static final Map<String, Scenario> SCENARIOS = byName(
             // export: both stages to files on local disk; import: those files into a checking destination
-            "export", new Scenario("export", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
+            new Scenario("export", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("export"), 32, 32),
-            "import", new Scenario("import", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
+            new Scenario("import", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("import"), 32, 32),
-            "pipeline", new Scenario("pipeline", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
+            new Scenario("pipeline", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("prefix"), 32, 32),
-            "latency", new Scenario("latency", 200_000, Duration.ofMillis(100), ScalabilityTargets.NONE,
+            new Scenario("latency", 200_000, Duration.ofMillis(100), ScalabilityTargets.NONE,
                     List.of("serial", "prefix"), 4096, 4096),
-            "azurite", new Scenario("azurite", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
+            new Scenario("azurite", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("direct", "prefix", "serial"), 32, 32),
             // A prefix copy into a new table, then a verify of the source against that copy (both tables read).
             // A copy into an empty table, then a mirror into one that differs from the source in 1% of its rows.
-            "mirror", new Scenario("mirror", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
+            new Scenario("mirror", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("copy", "mirror"), 32, 32),
-            "verify", new Scenario("verify", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
+            new Scenario("verify", 100_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("copy", "verify"), 32, 32),
             // Paced accounts: 8 reads of 1,000 rows in flight keep the source busy; more would only queue.
-            "seed-replica", new Scenario("seed-replica", 3_558_594, Duration.ofMillis(100),
+            new Scenario("seed-replica", 3_558_594, Duration.ofMillis(100),
                     new ScalabilityTargets(20_000, 2_000), List.of("prefix"), 2048, 8),
             // The same accounts answering 503 to half the requests over their targets (the others late): back-off.
-            "seed-replica-503", new Scenario("seed-replica-503", 3_558_594, Duration.ofMillis(100),
+            new Scenario("seed-replica-503", 3_558_594, Duration.ofMillis(100),
                     new ScalabilityTargets(20_000, 2_000, true), List.of("prefix"), 2048, 8),
             // The same source exported to files on local disk (the export's goal is the copy's: 3.5 minutes).
-            "seed-replica-export", new Scenario("seed-replica-export", 3_558_594, Duration.ofMillis(100),
-                    new ScalabilityTargets(20_000, 2_000), List.of("export"), 2048, 8));
+            new Scenario("seed-replica-export", 3_558_594, Duration.ofMillis(100),
+                    new ScalabilityTargets(20_000, 2_000), List.of("export"), 2048, 8),
+            // The seed-replica accounts over HTTP; the workers as 1, 2 and 4 processes of each kind, each process
+            // with 8 writes and 4 reads in flight, so that one process is far below the accounts' targets.
+            new Scenario("scaling", 40_000, Duration.ofMillis(100), new ScalabilityTargets(20_000, 2_000),
+                    List.of("1proc", "2procs", "4procs"), 8, 4));
+
+    private static Map<String, Scenario> byName(Scenario... scenarios) {
+        return java.util.Arrays.stream(scenarios).collect(java.util.stream.Collectors.toMap(Scenario::name, s -> s));
+    }
 
     @Option(names = "--scenario", defaultValue = "pipeline",
-            description = "pipeline, latency, azurite, seed-replica, seed-replica-503, seed-replica-export, verify, mirror, export or "
-                    + "import "
+            description = "pipeline, latency, azurite, seed-replica, seed-replica-503, seed-replica-export, verify, mirror, export, "
+                    + "import or scaling "
                     + "(default ${DEFAULT-VALUE}).")
     String scenarioName;
 
@@ -152,6 +160,8 @@ final class BenchCommand implements Callable<Integer> {
                         ? AzuriteServer.start() : null) {
             BenchRunner runner = scenario.name().equals("verify") ? new VerifyRunner(broker, azurite, table, concurrency)
                     : azurite != null ? new AzuriteRunner(broker, azurite, table, concurrency)
+                    : scenario.name().equals("scaling")
+                    ? new ScalingBench(broker, scenario, table, concurrency, readConcurrency)
                     : scenario.name().equals("mirror") ? new MirrorBench(broker, table, concurrency, readConcurrency)
                     : scenario.strategies().contains("export") || scenario.strategies().contains("import")
                     ? new BackupBench(broker, table, scenario, concurrency, readConcurrency)
@@ -178,6 +188,9 @@ final class BenchCommand implements Callable<Integer> {
         if (runs > 1) {
             medians.forEach(m -> System.out.printf("  %-7s median: %,.0f rows/s (%.1f s), peak heap %,d MB, CPU %.0f µs a"
                     + " row%n", m.strategy(), m.rowsPerSecond(), m.seconds(), m.peakHeapMb(), m.cpuSecondsPerMillionRows()));
+        }
+        if (scenario.name().equals("scaling")) {
+            System.out.println("  " + ScalingBench.ratios(medians));
         }
         if (json != null) {
             Files.writeString(json, "{\"results\":[" + String.join(",", results.stream().map(Run::toJson).toList())

@@ -20,6 +20,17 @@ class BenchIT {
     @ValueSource(strings = {"pipeline", "latency", "azurite", "seed-replica", "seed-replica-503", "seed-replica-export",
         "verify", "mirror", "export", "import"})
     void everyBenchScenarioCopiesExactlyAndWritesItsFiguresAndChart(String scenario) throws Exception {
+        copiesExactlyAndWritesItsFiguresAndChart(scenario);
+    }
+
+    /** Apart from the others: three runs of 4, 7 and 13 child JVMs (1, 2 and 4 of each worker kind, and a ledger). */
+    @Test
+    void theScalingScenarioCopiesExactlyWithItsWorkersAsProcesses() throws Exception {
+        Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("scaling");
+        assertThat(run.out()).contains("scaling from seeding: 2/1 ").contains(" 4/1 ").contains("steady (10% to 90%");
+    }
+
+    private static Cli.Run copiesExactlyAndWritesItsFiguresAndChart(String scenario) throws Exception {
         java.nio.file.Path json = java.nio.file.Files.createTempFile("bench", ".json");
         java.nio.file.Path chart = java.nio.file.Files.createTempFile("bench", ".png");
 
@@ -40,10 +51,11 @@ class BenchIT {
         byte[] png = java.nio.file.Files.readAllBytes(chart);
         assertThat(png).hasSizeGreaterThan(1000);
         assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+        return run;
     }
 
     @Test
     void anUnknownBenchScenarioIsAUsageError() {
-        Cli.assertOneLine(run("bench", "--scenario", "nosuch"), 2, "--scenario must be one of azurite, export, import, latency, mirror, pipeline, seed-replica, seed-replica-503, seed-replica-export, verify");
+        Cli.assertOneLine(run("bench", "--scenario", "nosuch"), 2, "--scenario must be one of azurite, export, import, latency, mirror, pipeline, scaling, seed-replica, seed-replica-503, seed-replica-export, verify");
     }
 }
