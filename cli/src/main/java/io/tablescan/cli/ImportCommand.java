@@ -18,6 +18,8 @@ import io.tablescan.job.Job;
 import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.CopyJob;
+import io.tablescan.rate.Direction;
+import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -58,9 +60,16 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     WriteModeOption writeMode = new WriteModeOption();
 
+    @Option(names = "--max-write-rate", paramLabel = "ROWS_PER_S", description = "At most this many rows/s written to "
+            + "the table, by all the import's workers together; change it while it runs with `tablescan throttle`.")
+    Long maxWriteRate;
+
     @Override
     public Integer call() {
         Checks.tableName("--dest-table", destTable);
+        if (maxWriteRate != null && maxWriteRate < 1) {
+            throw new UserError(UserError.USAGE, "--max-write-rate must be at least 1 row per second");
+        }
         Job job = Checks.job(Jobs.named(CopyJob.NAME), new JobRequest("import", true, null, null,
                 writeMode.options()));
         Checks.bootstrapServers(kafka);
@@ -102,7 +111,9 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         String sourceTable = manifest.sourceTable() != null
                 && io.tablescan.table.TableNames.problem(manifest.sourceTable()) == null ? manifest.sourceTable() : destTable;
         ScanSpec spec = ScanSpecs.of(job, writeMode.options()).from(new TableRef("export", sourceTable))
-                .to(new TableRef(destName, destTable)).build();
+                .to(new TableRef(destName, destTable))
+                .limits(maxWriteRate == null ? null : Map.of(Direction.READ.key, 0L, Direction.WRITE.key, maxWriteRate))
+                .build();
         System.out.printf("writing %s in %,d batches through the workers%n",
                 ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())

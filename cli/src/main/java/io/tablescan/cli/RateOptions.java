@@ -22,7 +22,7 @@ final class RateOptions {
         }
     }
 
-    /** The spec's limits: null when no cap was given (the scan is not capped, and cannot be throttled). */
+    /** The spec's limits: null when no cap was given (the scan is not capped until a throttle caps it). */
     Map<String, Long> limits() {
         if (maxRate == null && maxWriteRate == null) {
             return null;
