@@ -60,6 +60,9 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     StateOptions state = new StateOptions();
 
+    @Mixin
+    InProcessOption where = new InProcessOption();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
@@ -72,6 +75,14 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
+        }
+        if (ClusterExport.possible(cluster, sourceAccount.alias != null, to, where)) {
+            ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceAccount.name(), sourceTable))).build();
+            ProgressPrinter printer = new ProgressPrinter(System.out).intoPrivateTopic("export to " + target.describe(),
+                    true);
+            try (Interrupt interrupt = Interrupt.onSigint()) {
+                return ClusterExport.run(cluster, target, to, draft, sourceAccount.name(), env, printer, interrupt);
+            }
         }
         try (JobState local = cluster == null ? state.open(env, sourceTable + " -> " + target.describe()) : null) {
             // A rerun of a local export is the same run: it takes over the claim its killed run left on this host,

@@ -1,5 +1,6 @@
 package io.tablescan.cli;
 
+import io.tablescan.backup.ExportFileWorker;
 import io.tablescan.copy.CopyWorker;
 import io.tablescan.discovery.DiscoveryWorker;
 import io.tablescan.partition.PartitionWorker;
@@ -35,7 +36,12 @@ public final class WorkerCommand implements Callable<Integer> {
         return switch (kind) {
             case discovery -> WorkerLauncher.run(kind.worker, DiscoveryWorker::create);
             case partition -> WorkerLauncher.run(kind.worker, PartitionWorker::create);
-            case copy -> WorkerLauncher.run(kind.worker, CopyWorker::create);
+            case copy -> WorkerLauncher.run(kind.worker, settings -> {
+                // A copy-worker also writes the files of the cluster's exports once their scans completed.
+                ExportFileWorker files = ExportFileWorker.start(settings.kafka(), System::getenv);
+                Runtime.getRuntime().addShutdownHook(new Thread(files::close, "export-files-stop"));
+                return CopyWorker.create(settings);
+            });
         };
     }
 }

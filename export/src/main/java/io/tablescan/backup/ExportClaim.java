@@ -37,7 +37,48 @@ public final class ExportClaim implements AutoCloseable {
      * holds a finished export.
      */
     public static ExportClaim take(BackupStore store) {
-        return take(store, HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()), false);
+        return take(store, HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()), false, Map.of());
+    }
+
+    /**
+     * Claims {@code store} for a new run of an export on the cluster at {@code cluster} as scan {@code scanId}: the
+     * claim names the scan, so that the same export run again follows it, and it stays when this process ends once
+     * {@link #handOver} is called: the cluster's workers release it when the export ends.
+     */
+    public static ExportClaim takeForCluster(BackupStore store, String cluster, String scanId) {
+        return take(store, HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()), false,
+                Map.of("cluster", cluster, "scanId", scanId));
+    }
+
+    /** The scan of the export on a cluster that holds {@code store}'s claim, if one does. */
+    public static java.util.Optional<String> clusterScan(BackupStore store) {
+        try {
+            JsonNode m = JSON.readTree(store.read(NAME));
+            return java.util.Optional.ofNullable(m.path("scanId").asText(null));
+        } catch (IOException | BackupException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** From now on the claim outlives this process: the export's job holds it. */
+    public void handOver() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(onExit);
+        } catch (IllegalStateException e) {
+            // the JVM is exiting
+        }
+    }
+
+    /** Releases the claim of run {@code runId} (an export on a cluster, as its workers end it); another run's stays. */
+    public static void release(BackupStore store, String runId) {
+        try {
+            byte[] held = store.read(NAME);
+            if (runId.equals(JSON.readTree(held).path("runId").asText())) {
+                store.deleteIfSame(NAME, held);
+            }
+        } catch (IOException | BackupException e) {
+            // gone already, or unreadable: not this run's to remove
+        }
     }
 
     /**
@@ -45,10 +86,10 @@ public final class ExportClaim implements AutoCloseable {
      * killed on this host is taken over; any other claim refuses as {@link #take} does.
      */
     public static ExportClaim resume(BackupStore store, String runId) {
-        return take(store, runId, true);
+        return take(store, runId, true, Map.of());
     }
 
-    private static ExportClaim take(BackupStore store, String runId, boolean resume) {
+    private static ExportClaim take(BackupStore store, String runId, boolean resume, Map<String, String> job) {
         store.prepare();
         refuseFinished(store); // before the claim, so that a finished export is named as such
         if (resume) {
@@ -57,8 +98,10 @@ public final class ExportClaim implements AutoCloseable {
         ProcessHandle self = ProcessHandle.current();
         byte[] marker;
         try {
-            marker = JSON.writeValueAsBytes(Map.of("runId", runId, "host", host(), "pid", self.pid(),
-                    "started", Instant.now().toString()));
+            Map<String, Object> fields = new java.util.LinkedHashMap<>(Map.of("runId", runId, "host", host(),
+                    "pid", self.pid(), "started", Instant.now().toString()));
+            fields.putAll(job);
+            marker = JSON.writeValueAsBytes(fields);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -131,6 +174,12 @@ public final class ExportClaim implements AutoCloseable {
         boolean gone = false;
         try {
             JsonNode m = JSON.readTree(store.read(NAME));
+            if (m.hasNonNull("scanId")) { // a job on a cluster, not a process, holds it
+                return new BackupException(BackupException.Kind.IN_USE, store.describe() + " is being written by the "
+                        + "export running as scan " + m.path("scanId").asText() + " on the cluster at "
+                        + m.path("cluster").asText("?") + ": run the same export with that --kafka to follow it, or "
+                        + "export to another folder, container or prefix");
+            }
             long pid = m.path("pid").asLong(-1);
             String host = m.path("host").asText("?");
             who = " (pid " + pid + " on " + host + ", since " + m.path("started").asText("?") + ")";

@@ -41,13 +41,7 @@ public final class ExportFiles {
             throw new BackupException(BackupException.Kind.FAILED, "the export's topic holds " + rows
                     + " rows, the scan read " + totals.rowsRead() + ": no manifest written");
         }
-        ScanSpec spec = totals.spec();
-        Manifest manifest = new Manifest(Manifest.FORMAT_VERSION,
-                accountName != null ? accountName : spec.getSource().getAccount(),
-                spec.getSource().getTable(), totals.scanId(),
-                Instant.ofEpochMilli(totals.status().getStartMillis()).toString(), Instant.now().toString(),
-                spec.getRowFilter(), spec.getSelect(), spec.getLowerPartition(), spec.getUpperPartition(), rows, files,
-                exporter.partitionCount());
+        Manifest manifest = manifest(totals, accountName, files, exporter.partitionCount(), Instant.now());
         if (!target.create(Manifest.NAME, manifest.toJson())) { // last: its presence means a finished export
             files.forEach(file -> target.delete(file.name()));
             throw new BackupException(BackupException.Kind.IN_USE, target.describe() + " received another export's "
@@ -55,5 +49,17 @@ public final class ExportFiles {
                     + "export to another folder, container or prefix");
         }
         return manifest;
+    }
+
+    /** The manifest of a completed scan's files, naming the source account {@code accountName} (null: its alias). */
+    static Manifest manifest(ScanTotals totals, String accountName, List<Manifest.DataFile> files, int partitions,
+            Instant end) {
+        ScanSpec spec = totals.spec();
+        long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();
+        return new Manifest(Manifest.FORMAT_VERSION, accountName != null ? accountName : spec.getSource().getAccount(),
+                spec.getSource().getTable(), totals.scanId(),
+                Instant.ofEpochMilli(totals.status().getStartMillis()).toString(), end.toString(),
+                spec.getRowFilter(), spec.getSelect(), spec.getLowerPartition(), spec.getUpperPartition(), rows, files,
+                partitions);
     }
 }

@@ -30,7 +30,7 @@ public final class TopicExporter {
     /** How long a transaction left open by a killed worker may hold a partition (the producers' timeout is 60 s). */
     private static final Duration OPEN_TRANSACTIONS_WITHIN = Duration.ofMinutes(3);
 
-    /** Partitions read and cut at once: gzip takes a core each. */
+    /** Partitions read and cut at once: gzip takes a core each; each holds a write buffer, not a file. */
     private static final int READERS = 2;
 
     private final KafkaSettings kafka;
@@ -42,8 +42,8 @@ public final class TopicExporter {
     }
 
     /**
-     * Writes every partition's files to {@code store}, {@value #READERS} partitions at once (each file is built in
-     * memory, so this also bounds the memory); returns their entries, in partition then file order.
+     * Writes every partition's files to {@code store}, {@value #READERS} partitions at once, each file streamed;
+     * returns their entries, in partition then file order.
      */
     public List<Manifest.DataFile> export(BackupStore store, String runId, java.util.function.LongConsumer progress) {
         List<TopicPartition> partitions = partitions();
@@ -102,7 +102,16 @@ public final class TopicExporter {
         }
     }
 
-    /** One partition's files, read from its start to its committed end. */
+    /**
+     * One partition's files, read from its start to its committed end, each streamed to {@code store}: a rerun over
+     * the same topic writes the same files, byte for byte, under the same names.
+     */
+    public List<Manifest.DataFile> exportPartition(int partition, BackupStore store, String runId, Runnable each) {
+        try (Admin admin = kafka.newAdmin()) {
+            return export(admin, new TopicPartition(topic, partition), store, runId, each);
+        }
+    }
+
     private List<Manifest.DataFile> export(Admin admin, TopicPartition partition, BackupStore store, String runId,
             Runnable each) {
         List<Manifest.DataFile> files = new ArrayList<>();
@@ -110,25 +119,19 @@ public final class TopicExporter {
         int[] sequence = {0};
         read(admin, partition, value -> {
             if (file[0] == null) {
-                file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++, runId));
+                file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++, runId), store);
             }
             file[0].add(value);
             if (file[0].full()) {
-                files.add(write(store, file[0]));
+                files.add(file[0].finish().entry());
                 file[0] = null;
             }
             each.run();
         });
         if (file[0] != null) {
-            files.add(write(store, file[0]));
+            files.add(file[0].finish().entry());
         }
         return files;
-    }
-
-    private static Manifest.DataFile write(BackupStore store, PartFile file) {
-        PartFile.Finished finished = file.finish();
-        store.write(finished.entry().name(), finished.data());
-        return finished.entry();
     }
 
     /**

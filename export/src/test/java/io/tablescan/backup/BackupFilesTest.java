@@ -39,6 +39,23 @@ class BackupFilesTest {
     }
 
     @Test
+    void aStreamedFileHasTheBytesOfOneBuiltInMemoryAndAppearsOnlyWhenFinished(@TempDir Path dir) {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            rows.add(row("p" + i / 7, Integer.toString(i)));
+        }
+        PartFile.Finished inMemory = file(PartFile.name(2, 0), rows);
+        FolderStore store = new FolderStore(dir);
+        PartFile streamed = new PartFile(PartFile.name(2, 0), store);
+        rows.forEach(r -> streamed.add(RowJson.toJson(r)));
+        assertThat(store.exists(PartFile.name(2, 0))).as("not under its name before it is finished").isFalse();
+        PartFile.Finished finished = streamed.finish();
+        assertThat(finished.data()).isNull();
+        assertThat(finished.entry()).isEqualTo(inMemory.entry());
+        assertThat(store.read(PartFile.name(2, 0))).isEqualTo(inMemory.data());
+    }
+
+    @Test
     void aFileIsCheckedForSizeHashGzipLinesAndRows() {
         PartFile.Finished f = file("part-00000-00000.jsonl.gz", List.of(row("a", "1"), row("a", "2")));
         List<Row> read = new ArrayList<>();

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class ClusterClientIT {
     private static final int ROWS = 8_000;
     private static final Pattern SCAN = Pattern.compile("scan (scan-[A-Za-z0-9-]+):");
-    private static final Duration LONG = Duration.ofMinutes(3);
+    static final Duration LONG = Duration.ofMinutes(3);
 
     @Test
     void commandsWithKafkaRunOnTheClustersWorkersAndSurviveTheirOwnDeath() throws Exception {
@@ -105,7 +105,7 @@ class ClusterClientIT {
     }
 
     /** Starts the command, waits until its scan has read rows on the workers, kills it with SIGKILL: its scan id. */
-    private static String killMidJob(CrashIT.Cluster cluster, String label, String... args) throws Exception {
+    static String killMidJob(CrashIT.Cluster cluster, String label, String... args) throws Exception {
         Process client = cluster.children.start(label, cluster.env, args);
         String scan = awaitScan(cluster, label, client);
         ScanTotals t = ScanAwait.until(cluster.kafka, scan, s -> s.rowsRead() > 0, LONG);
@@ -116,7 +116,7 @@ class ClusterClientIT {
     }
 
     /** The scan the command started on the cluster's workers, as its first line names it. */
-    private static String awaitScan(CrashIT.Cluster cluster, String label, Process client) {
+    static String awaitScan(CrashIT.Cluster cluster, String label, Process client) {
         String[] scan = {null};
         assertThat(FreePorts.await(() -> {
             Matcher m = SCAN.matcher(cluster.children.output(label));
@@ -127,7 +127,7 @@ class ClusterClientIT {
         return scan[0];
     }
 
-    private static int run(CrashIT.Cluster cluster, String label, String... args) throws Exception {
+    static int run(CrashIT.Cluster cluster, String label, String... args) throws Exception {
         Process p = cluster.children.start(label, cluster.env, args);
         assertThat(p.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).as(label + " ended").isTrue();
         return p.exitValue();

@@ -62,15 +62,22 @@ class CrashIT {
 
         /** With {@code each} processes of every worker kind. */
         Cluster(String name, int each) throws Exception {
+            this(name, each, Map.of());
+        }
+
+        /** As above, with {@code extra} in every process's environment (account aliases, say). */
+        Cluster(String name, int each, Map<String, String> extra) throws Exception {
             children = new ChildProcesses(name);
             int port = FreePorts.find();
             kafka = KafkaSettings.of("127.0.0.1:" + port);
             Process broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
                     Files.createTempDirectory("tablescan-broker-").toString());
             assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), broker::isAlive)).isTrue();
-            env = Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
+            Map<String, String> all = new HashMap<>(extra);
+            all.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
                     "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
-                    "TABLESCAN_TOPIC_PARTITIONS", "6");
+                    "TABLESCAN_TOPIC_PARTITIONS", "6"));
+            env = Map.copyOf(all);
             for (String kind : KINDS) {
                 for (int i = 1; i <= each; i++) {
                     workers.put(kind + "-" + i, children.start(kind + "-" + i, env, "worker", kind));

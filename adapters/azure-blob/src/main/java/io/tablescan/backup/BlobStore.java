@@ -32,6 +32,9 @@ public final class BlobStore implements BackupStore {
      */
     public static final BlobServiceVersion SERVICE_VERSION = BlobServiceVersion.V2025_11_05;
 
+    /** The block a streamed file is staged in: its memory, twice (two in flight). */
+    private static final long BLOCK_BYTES = 4L * 1024 * 1024;
+
     private final BlobContainerClient container;
     private final String prefix;
 
@@ -99,6 +102,47 @@ public final class BlobStore implements BackupStore {
             container.getBlobClient(prefix + name).upload(BinaryData.fromBytes(data), true); // one blob, replaced
             return null;
         });
+    }
+
+    /**
+     * Blocks of 4 MiB staged as they fill, two uploads at a time, and the block list committed when closed: until
+     * then the blob keeps its old content (or does not exist), and uncommitted blocks are dropped by the service.
+     */
+    @Override
+    public java.io.OutputStream open(String name) {
+        var stream = call(name, () -> container.getBlobClient(prefix + name).getBlockBlobClient().getBlobOutputStream(
+                new com.azure.storage.blob.models.ParallelTransferOptions().setBlockSizeLong(BLOCK_BYTES)
+                        .setMaxConcurrency(2), null, null, null, null));
+        return new java.io.FilterOutputStream(stream) {
+            @Override
+            public void write(byte[] b, int off, int len) throws java.io.IOException {
+                guard(() -> out.write(b, off, len));
+            }
+
+            @Override
+            public void close() throws java.io.IOException {
+                guard(out::close);
+            }
+
+            private void guard(IoStep step) throws java.io.IOException {
+                try {
+                    call(name, () -> {
+                        try {
+                            step.run();
+                        } catch (java.io.IOException e) {
+                            throw e.getCause() instanceof RuntimeException r ? r : new UncheckedIOException(e);
+                        }
+                        return null;
+                    });
+                } catch (BackupException e) {
+                    throw new java.io.IOException(e.getMessage(), e);
+                }
+            }
+        };
+    }
+
+    private interface IoStep {
+        void run() throws java.io.IOException;
     }
 
     /** A Put Blob with If-None-Match: *, which the service refuses (409) when the blob exists. */

@@ -15,6 +15,22 @@ public interface BackupStore {
     void write(String name, byte[] data);
 
     /**
+     * A file written as a stream: it appears under {@code name}, whole, replacing any file of that name, only when
+     * the stream is closed; a stream never closed (a failure, a killed process) leaves nothing under the name. Write
+     * failures are IOExceptions whose cause is a {@link BackupException}. This default holds the file in memory;
+     * stores hold only a buffer.
+     */
+    default java.io.OutputStream open(String name) {
+        BackupStore store = this;
+        return new java.io.ByteArrayOutputStream() {
+            @Override
+            public void close() {
+                store.write(name, toByteArray());
+            }
+        };
+    }
+
+    /**
      * Writes {@code data} as {@code name} only if no file has that name, atomically against another writer doing
      * the same: true if this call created it, false if a file of that name was there.
      */

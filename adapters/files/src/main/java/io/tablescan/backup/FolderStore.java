@@ -56,6 +56,34 @@ public final class FolderStore implements BackupStore {
         }
     }
 
+    /** A temporary file, moved into place when closed. */
+    @Override
+    public java.io.OutputStream open(String name) {
+        Path target = folder.resolve(name);
+        try {
+            Path temporary = Files.createTempFile(folder, "." + name + "-", ".tmp");
+            return new java.io.BufferedOutputStream(Files.newOutputStream(temporary), 1 << 16) {
+                private boolean closed;
+
+                @Override
+                public void close() throws IOException {
+                    if (closed) {
+                        return;
+                    }
+                    closed = true;
+                    super.close();
+                    try {
+                        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    } catch (AtomicMoveNotSupportedException e) {
+                        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            };
+        } catch (IOException e) {
+            throw new BackupException(BackupException.Kind.FAILED, "cannot write " + target + " (" + reason(e) + ")");
+        }
+    }
+
     /**
      * A hard link from a complete temporary file: link(2) fails when the name exists, so of two exports only one
      * creates it, and a reader never sees it half written. Where hard links are not supported, an exclusive create.

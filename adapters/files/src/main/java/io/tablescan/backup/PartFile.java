@@ -1,14 +1,20 @@
 package io.tablescan.backup;
 
 import java.io.ByteArrayOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.OutputStream;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** One data file being built in memory, in today's {@link DataFileFormat}: the same rows give the same bytes. */
-final class PartFile {
+/**
+ * One data file being written in today's {@link DataFileFormat}: the same rows give the same bytes. Built in memory,
+ * or streamed to a store ({@link BackupStore#open}), its size and SHA-256 counted on the way, so that memory holds
+ * a buffer, never the file.
+ */
+public final class PartFile {
     /** Rows per file at most: about 1 to 40 MB compressed for typical rows. */
     static final int MAX_ROWS = 100_000;
     /** Uncompressed bytes after which a file ends: a file never gets much above 64 MB, compressed or not. */
@@ -17,17 +23,50 @@ final class PartFile {
     private static final DataFileFormat FORMAT = DataFileFormat.JSON_LINES_GZIP;
 
     private final String name;
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 20);
+    private final ByteArrayOutputStream bytes; // null when streamed
+    private final OutputStream sink;
+    private final MessageDigest digest = sha256();
+    private final long[] written = {0};
     private final DataFileFormat.Output out;
     private long rows;
     private long uncompressed;
 
+    /** A file built in memory; {@link #finish} returns its bytes. */
     PartFile(String name) {
+        this(name, new ByteArrayOutputStream(1 << 20), true);
+    }
+
+    /** A file streamed to {@code store} under {@code name}: it appears there, whole, when {@link #finish}ed. */
+    public PartFile(String name, BackupStore store) {
+        this(name, store.open(name), false);
+    }
+
+    private PartFile(String name, OutputStream sink, boolean inMemory) {
         this.name = name;
+        this.bytes = inMemory ? (ByteArrayOutputStream) sink : null;
+        this.sink = sink;
+        OutputStream counted = new FilterOutputStream(sink) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                written[0] += len;
+            }
+
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+                written[0]++;
+            }
+
+            @Override
+            public void close() {
+                // the sink is closed by finish, which commits it
+            }
+        };
         try {
-            out = FORMAT.open(bytes);
+            out = FORMAT.open(new DigestOutputStream(counted, digest));
         } catch (IOException e) {
-            throw new UncheckedIOException(e); // to memory: cannot happen
+            throw failed(e);
         }
     }
 
@@ -36,7 +75,7 @@ final class PartFile {
     }
 
     /** A file's name in the export run {@code runId}: no other run writes a file of this name. */
-    static String name(int partition, int sequence, String runId) {
+    public static String name(int partition, int sequence, String runId) {
         return String.format("part-%05d-%05d-%s", partition, sequence, runId) + FORMAT.extension();
     }
 
@@ -47,16 +86,16 @@ final class PartFile {
         return m.matches() ? Integer.parseInt(m.group(1)) : -1;
     }
 
-    void add(byte[] json) {
+    public void add(byte[] json) {
         try {
             uncompressed += out.add(json);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw failed(e);
         }
         rows++;
     }
 
-    boolean full() {
+    public boolean full() {
         return rows >= MAX_ROWS || uncompressed >= MAX_UNCOMPRESSED;
     }
 
@@ -64,24 +103,37 @@ final class PartFile {
         return rows;
     }
 
-    /** Finishes the file: its bytes and its entry in the manifest. */
-    Finished finish() {
+    /** Finishes the file (a streamed one is then in its store): its entry in the manifest, and its bytes if in memory. */
+    public Finished finish() {
         try {
             out.finish();
+            sink.close();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw failed(e);
         }
-        byte[] data = bytes.toByteArray();
-        return new Finished(data, new Manifest.DataFile(name, rows, data.length, sha256(data)));
+        return new Finished(bytes == null ? null : bytes.toByteArray(),
+                new Manifest.DataFile(name, rows, written[0], HexFormat.of().formatHex(digest.digest())));
     }
 
-    record Finished(byte[] data, Manifest.DataFile entry) {}
+    /** The file's entry, and its bytes when it was built in memory (else null). */
+    public record Finished(byte[] data, Manifest.DataFile entry) {}
 
     static String sha256(byte[] data) {
+        return HexFormat.of().formatHex(sha256().digest(data));
+    }
+
+    private static MessageDigest sha256() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
+    }
+
+    private BackupException failed(IOException e) {
+        if (e.getCause() instanceof BackupException b) {
+            return b;
+        }
+        return new BackupException(BackupException.Kind.FAILED, "cannot write " + name + " (" + e.getMessage() + ")");
     }
 }

@@ -1,0 +1,176 @@
+package io.tablescan.cli;
+
+import io.tablescan.backup.BackupException;
+import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.ClusterExportFiles;
+import io.tablescan.backup.ExportClaim;
+import io.tablescan.backup.ExportTarget;
+import io.tablescan.backup.Manifest;
+import io.tablescan.runner.ClusterJob;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.RunOptions;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanState;
+import io.tablescan.spi.SinkRef;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * An export on a cluster's own workers, this command its client only: the scan runs on the workers, and their
+ * copy-workers write the files and the manifest once it completed (see ClusterExportFiles). Killing the command
+ * changes nothing; the claim on the target names the job's scan, so the same export run again follows that job.
+ */
+final class ClusterExport {
+    private static final long REPORT_EVERY_NANOS = 5_000_000_000L;
+
+    private ClusterExport() {}
+
+    /** Whether this export can run on the cluster's workers: they resolve its source and its target by alias. */
+    static boolean possible(KafkaSettings cluster, boolean sourceAlias, ExportTargetOptions to, InProcessOption where) {
+        boolean targetByAlias = to.folder != null || to.account != null;
+        return cluster != null && where.onWorkers(sourceAlias && targetByAlias) && ClusterJob.hasWorkers(cluster);
+    }
+
+    static int run(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft, String sourceAlias,
+            Map<String, String> env, ProgressPrinter printer, Interrupt interrupt) {
+        printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));
+        System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers() + " (namespace "
+                + cluster.namespace() + "): the export goes on if this command is killed; Ctrl-C cancels it");
+        RunOptions options = CliRun.options(printer, interrupt, env);
+        Optional<ScanTotals> running = following(cluster, store);
+        ScanTotals totals;
+        if (running.isPresent()) {
+            System.err.println("tablescan: the same export is running on the cluster as scan " + running.get().scanId()
+                    + ": following it instead of starting another");
+            totals = running.get().ended() ? running.get() : follow(cluster, running.get().spec(), options);
+        } else {
+            totals = start(cluster, store, to, draft, sourceAlias, env, options);
+        }
+        if (totals == null) {
+            throw new UserError(UserError.INTERRUPTED, "interrupted: the export was cancelled on the cluster; no "
+                    + "manifest was written");
+        }
+        int code = printer.summary(totals);
+        if (code != 0 || totals.state() != ScanState.COMPLETED) {
+            System.out.println("no manifest written: the scan did not complete, so " + store.describe()
+                    + " holds no finished export");
+            return code == 0 ? UserError.FAILED : code;
+        }
+        return awaitFiles(cluster, store, totals, interrupt);
+    }
+
+    /** The export on this cluster that holds the target's claim, if there is one. */
+    private static Optional<ScanTotals> following(KafkaSettings cluster, BackupStore store) {
+        Optional<String> scan = ExportClaim.clusterScan(store);
+        if (scan.isEmpty()) {
+            return Optional.empty();
+        }
+        try (ScanStatusReader reader = new ScanStatusReader(cluster)) {
+            ScanTotals totals = reader.latest(scan.get());
+            return totals.started() && ExportTarget.of(totals.spec()).isPresent() ? Optional.of(totals)
+                    : Optional.empty();
+        }
+    }
+
+    private static ScanTotals start(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft,
+            String sourceAlias, Map<String, String> env, RunOptions options) {
+        ExportClaim claim;
+        try {
+            claim = ExportClaim.takeForCluster(store, cluster.bootstrapServers(), draft.getScanId());
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
+        }
+        String runId = claim.runId();
+        ExportTarget target = to.folder != null
+                ? ExportTarget.folder(java.nio.file.Path.of(to.folder), runId, sourceAlias)
+                : ExportTarget.container(to.container, to.prefix, to.account, runId, sourceAlias);
+        String topic = ClusterExportFiles.topic(cluster, draft.getScanId());
+        Map<String, String> sinkOptions = new TreeMap<>(target.options());
+        sinkOptions.put("key", "partition"); // a partition's rows in one topic partition, and so in one file
+        ScanSpec spec = ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
+                TargetOptions.TOPIC, null, topic, sinkOptions))).build();
+        try {
+            ExportCommand.createTopic(cluster, topic, partitions(env));
+            claim.handOver(); // from here the job holds the target: its workers release the claim when it ends
+        } catch (RuntimeException e) {
+            claim.close();
+            throw e;
+        }
+        return follow(cluster, spec, options);
+    }
+
+    /** Follows the job (starting it if it is not running yet): its totals once ended, null if Ctrl-C cancelled it. */
+    private static ScanTotals follow(KafkaSettings cluster, ScanSpec spec, RunOptions options) {
+        CopyRun.Outcome outcome = ClusterJob.run(cluster, spec, options).outcome();
+        return outcome.interrupted() ? null : outcome.totals();
+    }
+
+    /** Waits for the workers' manifest (or their failure), reporting the partitions written every few seconds. */
+    private static int awaitFiles(KafkaSettings cluster, BackupStore store, ScanTotals totals, Interrupt interrupt) {
+        String runId = ExportTarget.of(totals.spec()).orElseThrow().runId();
+        int partitions = partitionCount(cluster, totals.scanId());
+        System.out.println("the cluster's copy-workers are writing the data files to " + store.describe() + "...");
+        long started = System.nanoTime();
+        long nextReport = started + REPORT_EVERY_NANOS;
+        try {
+            while (!ClusterExportFiles.ended(store, runId)) {
+                if (interrupt.requested()) {
+                    throw new UserError(UserError.INTERRUPTED, "interrupted: the cluster's workers go on writing the "
+                            + "files of scan " + totals.scanId() + " to " + store.describe() + "; run the same export "
+                            + "again to follow it");
+                }
+                if (System.nanoTime() >= nextReport && partitions > 0) {
+                    long written = java.util.stream.IntStream.range(0, partitions)
+                            .filter(p -> store.exists(ClusterExportFiles.indexName(p, runId))).count();
+                    System.out.printf("  files: %d of %d topic partitions written%n", written, partitions);
+                    nextReport = System.nanoTime() + REPORT_EVERY_NANOS;
+                }
+                Thread.sleep(500); // polling the target for a file that appears, with no deadline: the job decides
+            }
+            if (!store.exists(Manifest.NAME)) {
+                String why = ClusterExportFiles.failure(store, runId);
+                store.delete(ClusterExportFiles.failedName(runId)); // read: it has told its one reader
+                System.out.println("no manifest written: " + (why != null ? why : "the export failed on the cluster"));
+                return UserError.FAILED;
+            }
+            Manifest manifest = Manifest.parse(store.read(Manifest.NAME));
+            if (!manifest.scanId().equals(totals.scanId())) {
+                throw new UserError(UserError.FAILED, store.describe() + " holds another export's manifest");
+            }
+            long bytes = manifest.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
+            System.out.printf("exported %s in %s (%s) to %s; files written in %.1f s%n",
+                    ProgressPrinter.plural(manifest.totalRows(), "row"),
+                    ProgressPrinter.plural(manifest.files().size(), "file"), String.format("%,d bytes", bytes),
+                    store.describe(), (System.nanoTime() - started) / 1e9);
+            return 0;
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserError(UserError.INTERRUPTED, "interrupted");
+        }
+    }
+
+    private static int partitionCount(KafkaSettings cluster, String scanId) {
+        try (var reader = cluster.newReader()) {
+            return Topics.partitions(reader, ClusterExportFiles.topic(cluster, scanId)).size();
+        } catch (RuntimeException e) {
+            return 0; // already deleted: the export has ended
+        }
+    }
+
+    private static int partitions(Map<String, String> env) {
+        String value = env.get(WorkerSettings.TOPIC_PARTITIONS);
+        try {
+            return value == null || value.isBlank() ? Topics.DEFAULT_PARTITIONS : Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            return Topics.DEFAULT_PARTITIONS;
+        }
+    }
+}

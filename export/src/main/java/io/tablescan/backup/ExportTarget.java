@@ -1,0 +1,93 @@
+package io.tablescan.backup;
+
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.table.Accounts;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Where an export on a cluster writes, as its scan's sink options carry it to the workers: a folder every
+ * copy-worker reaches at the same path, or a Blob container of an account alias the workers resolve from their own
+ * environment. Never a connection string, key or SAS token: those stay in the environments. Also the export run's
+ * id and the source account's name for the manifest.
+ */
+public record ExportTarget(String folder, String container, String prefix, String account, String runId,
+        String sourceAccount) {
+    static final String FOLDER = "export.folder";
+    static final String CONTAINER = "export.container";
+    static final String PREFIX = "export.prefix";
+    static final String ACCOUNT = "export.account";
+    static final String RUN = "export.run";
+    static final String SOURCE = "export.source-account";
+
+    public ExportTarget {
+        if ((folder == null) == (container == null) || (container != null && account == null) || runId == null) {
+            throw new IllegalArgumentException("an export target is a folder, or a container with an account alias, "
+                    + "and a run id");
+        }
+    }
+
+    public static ExportTarget folder(Path folder, String runId, String sourceAccount) {
+        return new ExportTarget(folder.toAbsolutePath().normalize().toString(), null, null, null, runId, sourceAccount);
+    }
+
+    public static ExportTarget container(String container, String prefix, String account, String runId,
+            String sourceAccount) {
+        return new ExportTarget(null, container, prefix, account, runId, sourceAccount);
+    }
+
+    /** The sink options that carry it. */
+    public Map<String, String> options() {
+        Map<String, String> options = new LinkedHashMap<>();
+        put(options, FOLDER, folder);
+        put(options, CONTAINER, container);
+        put(options, PREFIX, prefix);
+        put(options, ACCOUNT, account);
+        put(options, RUN, runId);
+        put(options, SOURCE, sourceAccount);
+        return options;
+    }
+
+    /** The target of a scan that is an export on a cluster, if it is one. */
+    public static Optional<ExportTarget> of(ScanSpec spec) {
+        if (spec == null || spec.getSink() == null || spec.getSink().getOptions() == null) {
+            return Optional.empty();
+        }
+        Map<String, String> o = spec.getSink().getOptions();
+        if (o.get(RUN) == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new ExportTarget(o.get(FOLDER), o.get(CONTAINER), o.get(PREFIX), o.get(ACCOUNT),
+                    o.get(RUN), o.get(SOURCE)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Opens the store with this process's environment; a Blob alias it does not know is a BAD_INPUT failure. */
+    public BackupStore open(Function<String, String> env) {
+        if (folder != null) {
+            return new FolderStore(Path.of(folder));
+        }
+        BlobStore store = BlobStore.fromSettings(setting -> {
+            String value = env.apply(Accounts.variable(account, setting));
+            return value == null || value.isBlank() ? null : value;
+        }, container, prefix);
+        if (store == null) {
+            throw new BackupException(BackupException.Kind.BAD_INPUT, "this process knows no account alias '" + account
+                    + "' for Blob storage (set " + Accounts.variable(account) + " or "
+                    + Accounts.variable(account, BlobStore.BLOB_ENDPOINT) + ")");
+        }
+        return store;
+    }
+
+    private static void put(Map<String, String> options, String key, String value) {
+        if (value != null) {
+            options.put(key, value);
+        }
+    }
+}

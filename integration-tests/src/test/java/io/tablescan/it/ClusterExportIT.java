@@ -1,0 +1,91 @@
+package io.tablescan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.ListBlobsOptions;
+import io.tablescan.azure.RestTableReader;
+import io.tablescan.backup.BlobStore;
+import io.tablescan.cli.SampleTable;
+import io.tablescan.local.FreePorts;
+import io.tablescan.runner.ClusterJob;
+import io.tablescan.runner.TableComparer;
+import io.tablescan.schema.ScanState;
+import io.tablescan.status.ScanTotals;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Test;
+
+/**
+ * export --kafka on a cluster of worker processes is only a client: SIGKILLed mid-scan, the scan completes on the
+ * workers and their copy-workers write the files and the manifest to Blob storage; a copy-worker SIGKILLed as that
+ * file-writing stage starts changes nothing; the same command run again follows the job to its end. The export is
+ * then imported and compared over raw REST with its source, and nothing of the job is left: no claim, no index of
+ * the files stage, no topic.
+ */
+class ClusterExportIT {
+    private static final int ROWS = 20_000;
+
+    @Test
+    void anExportOnTheClusterOutlivesItsCommandAndACopyWorkerKilledWhileItWritesTheFiles() throws Exception {
+        var store = LocalServices.store();
+        SampleTable.write(store, "clusterexportsource", SampleTable.rows(ROWS), 16);
+        String blob = AzuriteBlob.shared().connectionString();
+        try (CrashIT.Cluster cluster = new CrashIT.Cluster("cluster-export", 2,
+                Map.of("TABLESCAN_ACCOUNT_BACKUPS_CONNECTION_STRING", blob))) {
+            String kafka = cluster.kafka.bootstrapServers();
+            assertThat(FreePorts.await(() -> ClusterJob.hasWorkers(cluster.kafka), Duration.ofSeconds(90), () -> true))
+                    .as("workers and a ledger in their groups").isTrue();
+            String[] export = {"export", "--source-account", "emulator", "--source-table", "clusterexportsource",
+                "--to-container", "clusterexports", "--to-prefix", "one", "--to-account", "backups", "--kafka", kafka,
+                "--max-rate", "2000"};
+
+            String scan = ClusterClientIT.killMidJob(cluster, "export-1", export);
+            ScanTotals t = ScanAwait.until(cluster.kafka, scan, ScanTotals::ended, ClusterClientIT.LONG);
+            assertThat(t.state()).isEqualTo(ScanState.COMPLETED);
+            // the file-writing stage starts within seconds of the scan's end: a copy-worker dies as it does
+            Process copy = cluster.workers.get("copy-1");
+            copy.destroyForcibly();
+            assertThat(copy.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            cluster.workers.put("copy-1", cluster.children.start("copy-1", cluster.env, "worker", "copy"));
+
+            assertThat(ClusterClientIT.run(cluster, "export-2", export)).as(cluster.children.output("export-2")).isZero();
+            assertThat(cluster.children.output("export-2"))
+                    .contains("the same export is running on the cluster as scan " + scan)
+                    .contains(String.format("exported %,d rows in", ROWS));
+
+            assertThat(ClusterClientIT.run(cluster, "import", "import", "--from-container", "clusterexports",
+                    "--from-prefix", "one", "--from-account", "backups", "--dest-account", "emulator", "--dest-table",
+                    "clusterexportcopy")).as(cluster.children.output("import")).isZero();
+            RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
+            TableComparer.Result check = TableComparer.compare(rest, "clusterexportsource", rest, "clusterexportcopy");
+            assertThat(check.examples()).isEmpty();
+            assertThat(check.destinationRows()).isEqualTo(ROWS);
+
+            BlobContainerClient container = new BlobServiceClientBuilder().connectionString(blob)
+                    .serviceVersion(BlobStore.SERVICE_VERSION).buildClient().getBlobContainerClient("clusterexports");
+            List<String> names = container.listBlobs(new ListBlobsOptions().setPrefix("one/"), null).stream()
+                    .map(BlobItem::getName).toList();
+            assertThat(names).contains("one/manifest.json")
+                    .allMatch(n -> n.equals("one/manifest.json") || n.matches("one/part-\\d{5}-\\d{5}-[0-9a-f]+\\.jsonl\\.gz"));
+            try (Admin admin = Admin.create(cluster.kafka.admin())) {
+                String topic = cluster.kafka.namespace().topic("export-" + scan);
+                assertThat(FreePorts.await(() -> !topics(admin).contains(topic), Duration.ofSeconds(30), () -> true))
+                        .as("the export's topic is deleted").isTrue();
+            }
+        }
+    }
+
+    private static java.util.Set<String> topics(Admin admin) {
+        try {
+            return admin.listTopics().names().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
