@@ -50,7 +50,7 @@ final class ClusterExport {
                     + ": following it instead of starting another");
             totals = running.get().ended() ? running.get() : follow(cluster, running.get().spec(), options);
         } else {
-            totals = start(cluster, store, to, draft, sourceAlias, env, options);
+            totals = follow(cluster, prepare(cluster, store, to, draft, sourceAlias, env), options);
         }
         if (totals == null) {
             throw new UserError(UserError.INTERRUPTED, "interrupted: the export was cancelled on the cluster; no "
@@ -78,8 +78,25 @@ final class ClusterExport {
         }
     }
 
-    private static ScanTotals start(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft,
-            String sourceAlias, Map<String, String> env, RunOptions options) {
+    /** start without --wait: starts the export (or finds it running) and prints its scan id. */
+    static int startOnly(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft,
+            String sourceAlias, Map<String, String> env) {
+        Optional<ScanTotals> running = following(cluster, store);
+        if (running.isPresent()) {
+            System.err.println("tablescan: the same export is running on the cluster as scan " + running.get().scanId()
+                    + "; no other was started");
+            System.out.println(running.get().scanId());
+            return 0;
+        }
+        ScanSpec spec = prepare(cluster, store, to, draft, sourceAlias, env);
+        io.tablescan.control.ScanStarter.start(cluster, spec);
+        System.out.println(spec.getScanId());
+        return 0;
+    }
+
+    /** Claims the target for the job and creates its topic: the job's spec, for the cluster to run. */
+    private static ScanSpec prepare(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft,
+            String sourceAlias, Map<String, String> env) {
         ExportClaim claim;
         try {
             claim = ExportClaim.takeForCluster(store, cluster.bootstrapServers(), draft.getScanId());
@@ -102,7 +119,7 @@ final class ClusterExport {
             claim.close();
             throw e;
         }
-        return follow(cluster, spec, options);
+        return spec;
     }
 
     /** Follows the job (starting it if it is not running yet): its totals once ended, null if Ctrl-C cancelled it. */
@@ -154,6 +171,32 @@ final class ClusterExport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserError(UserError.INTERRUPTED, "interrupted");
+        }
+    }
+
+    /** For status: where an ended export on the cluster has its files, or how far their writing is. */
+    static Optional<String> filesLine(KafkaSettings cluster, ScanTotals totals, Map<String, String> env) {
+        Optional<ExportTarget> target = totals.started() ? ExportTarget.of(totals.spec()) : Optional.empty();
+        if (target.isEmpty() || !totals.ended()) {
+            return Optional.empty();
+        }
+        try {
+            BackupStore store = target.get().open(env::get);
+            String runId = target.get().runId();
+            if (store.exists(Manifest.NAME) && Manifest.parse(store.read(Manifest.NAME)).scanId().equals(totals.scanId())) {
+                return Optional.of("  files:         written, with their manifest: " + store.describe(Manifest.NAME));
+            }
+            if (store.exists(ClusterExportFiles.failedName(runId))) {
+                return Optional.of("  files:         none: " + ClusterExportFiles.failure(store, runId));
+            }
+            int partitions = partitionCount(cluster, totals.scanId());
+            long written = java.util.stream.IntStream.range(0, partitions)
+                    .filter(p -> store.exists(ClusterExportFiles.indexName(p, runId))).count();
+            return Optional.of(partitions == 0 ? "  files:         no manifest in " + store.describe()
+                    : "  files:         being written by the copy-workers: " + written + " of " + partitions
+                    + " topic partitions done");
+        } catch (BackupException e) {
+            return Optional.of("  files:         cannot look at the export's target: " + e.getMessage());
         }
     }
 

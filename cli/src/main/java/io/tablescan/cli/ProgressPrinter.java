@@ -244,6 +244,10 @@ public final class ProgressPrinter {
         if (sink == null) {
             return "(no destination)";
         }
+        var export = io.tablescan.backup.ExportTarget.of(spec);
+        if (export.isPresent()) { // an export on a cluster: its topic is a step on the way
+            return "export to " + export.get().describe();
+        }
         if (sink.getType().equals(TargetOptions.TOPIC)) {
             return "topic " + sink.getTarget();
         }

@@ -1,6 +1,8 @@
 package io.tablescan.cli;
 
+import io.tablescan.backup.BackupStore;
 import io.tablescan.control.ScanStarter;
+import io.tablescan.schema.ScanSpec;
 import io.tablescan.runner.ClusterJob;
 import io.tablescan.job.Job;
 import io.tablescan.job.JobRequest;
@@ -97,9 +99,15 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     /** The options of the job the flags choose (a mirror's dry run: the job it is of; a copy: its write mode). */
     private Map<String, String> jobOptions = Map.of();
 
+    @Mixin
+    ExportTargetOptions export = new ExportTargetOptions();
+
     @Override
     public Integer call() {
         Checks.tableName("--source-table", sourceTable);
+        if (export.folder != null || export.container != null) {
+            return export();
+        }
         Job sourceOnly = delete ? deleteJob() : count ? countJob() : null; // a job on the source alone
         if (sourceOnly == null) {
             target.validate();
@@ -171,6 +179,35 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
                 printer.differences(DifferenceReport.read(settings, scanId, report));
             }
             return printer.summary(totals);
+        }
+    }
+
+    /** An export (--to DIR or --to-container): the export command's job, with this command its client. */
+    private int export() {
+        if (verify || mirror || changedOnly || delete || count || target.destTable != null || target.toTopic != null
+                || target.sinkType != null || destAccount != null || report != null) {
+            throw new UserError(UserError.USAGE, "--to and --to-container start an export: no other job, "
+                    + "--dest-table, --to-topic, --sink or --report with them");
+        }
+        if (export.connectionString != null) {
+            throw new UserError(UserError.USAGE, "start needs --to-account ALIAS with --to-container: the workers "
+                    + "resolve the alias from their own environment (no connection string travels through Kafka)");
+        }
+        Checks.accountAlias("--source-account", sourceAccount);
+        scan.validate();
+        wait.only(await, "--wait");
+        BackupStore store = export.open(env);
+        KafkaSettings settings = cluster.settings();
+        try (Admin admin = settings.newAdmin()) {
+            Topics.ensure(admin, settings.namespace(), topicPartitions(env), topicReplication(env), Duration.ofSeconds(60));
+        }
+        ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable))).build();
+        if (!await) {
+            return ClusterExport.startOnly(settings, store, export, draft, sourceAccount, env);
+        }
+        ProgressPrinter printer = new ProgressPrinter(System.out).intoPrivateTopic("export to " + store.describe(), true);
+        try (Interrupt interrupt = Interrupt.onSigint()) {
+            return ClusterExport.run(settings, store, export, draft, sourceAccount, env, printer, interrupt);
         }
     }
 

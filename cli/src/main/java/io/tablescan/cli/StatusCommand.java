@@ -61,11 +61,14 @@ final class StatusCommand implements Callable<Integer> {
             ScanTotals t = watch ? knownOrStarted(reader, scanId) : known(reader, scanId);
             if (!watch) {
                 differences(kafka, printer, t).summary(t);
+                ClusterExport.filesLine(kafka, t, System.getenv()).ifPresent(System.out::println);
                 caps(kafka, t);
                 return 0;
             }
             ScanTotals ended = wait.await(reader, scanId, ScanTotals::ended, printer);
-            return differences(kafka, printer, ended).summary(ended);
+            int code = differences(kafka, printer, ended).summary(ended);
+            ClusterExport.filesLine(kafka, ended, System.getenv()).ifPresent(System.out::println);
+            return code;
         }
     }
 

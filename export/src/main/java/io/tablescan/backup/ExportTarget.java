@@ -85,6 +85,12 @@ public record ExportTarget(String folder, String container, String prefix, Strin
         return store;
     }
 
+    /** Where, for messages: the folder, or the container, its prefix and its account's alias (no secret). */
+    public String describe() {
+        return folder != null ? folder : "container " + container + (prefix == null ? "" : " under " + prefix)
+                + " of account " + account;
+    }
+
     private static void put(Map<String, String> options, String key, String value) {
         if (value != null) {
             options.put(key, value);
