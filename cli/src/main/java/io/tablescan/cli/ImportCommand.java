@@ -2,7 +2,9 @@ package io.tablescan.cli;
 
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.ClusterImportFiles;
 import io.tablescan.backup.ImportSeeder;
+import io.tablescan.runner.ClusterJob;
 import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
 import io.tablescan.runner.CopyRun;
@@ -40,6 +42,9 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
 
     @Mixin
     StateOptions state = new StateOptions();
+
+    @Mixin
+    InProcessOption where = new InProcessOption();
 
     @Option(names = "--dest-connection-string", paramLabel = "CS", description = "Connection string of the "
             + "destination table's account.")
@@ -110,7 +115,15 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         Accounts accounts = new Accounts(name -> null).register(destName, dest).register("export", dest);
         String sourceTable = manifest.sourceTable() != null
                 && io.tablescan.table.TableNames.problem(manifest.sourceTable()) == null ? manifest.sourceTable() : destTable;
-        ScanSpec spec = ScanSpecs.of(job, writeMode.options()).from(new TableRef("export", sourceTable))
+        // On a cluster's workers when it has them and they resolve the export and the table by alias.
+        boolean onCluster = cluster != null && where.onWorkers(destAccount != null
+                && (export.folder != null || export.account != null)) && ClusterJob.hasWorkers(cluster);
+        Map<String, String> jobOptions = new java.util.TreeMap<>(writeMode.options());
+        if (onCluster) { // which export: two imports of different exports are different jobs
+            jobOptions.put("import.from", from.describe());
+            jobOptions.put("import.scan", manifest.scanId());
+        }
+        ScanSpec spec = ScanSpecs.of(job, jobOptions).from(new TableRef(onCluster ? destName : "export", sourceTable))
                 .to(new TableRef(destName, destTable))
                 .limits(maxWriteRate == null ? null : Map.of(Direction.READ.key, 0L, Direction.WRITE.key, maxWriteRate))
                 .build();
@@ -122,8 +135,22 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         long batchCount = batches;
         try (JobState local = cluster == null ? state.open(env, from.describe() + " -> " + destTable) : null;
                 Interrupt interrupt = Interrupt.onSigint()) {
-            CopyRun.Outcome outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env).withState(local)
-                    .withSeeder((k, s) -> ImportSeeder.seed(k, s, from, checked, batchCount, checked.totalRows())));
+            CopyRun.Outcome outcome;
+            if (onCluster) {
+                printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));
+                System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers()
+                        + " (namespace " + cluster.namespace() + "): the import goes on if this command is killed; "
+                        + "Ctrl-C cancels it");
+                String folder = export.folder == null ? null : java.nio.file.Path.of(export.folder).toAbsolutePath()
+                        .normalize().toString();
+                outcome = ClusterJob.run(cluster, spec, CliRun.options(printer, interrupt, env).withSeeder((k, s) ->
+                        ClusterImportFiles.seed(k, s, checked, batchCount, checked.totalRows(), folder,
+                                export.container, export.prefix, export.account))).outcome();
+            } else {
+                outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
+                        .withState(local).withSeeder((k, s) -> ImportSeeder.seed(k, s, from, checked, batchCount,
+                                checked.totalRows())));
+            }
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
                         : "interrupted: table " + destTable + " holds part of the import; run the same import again "

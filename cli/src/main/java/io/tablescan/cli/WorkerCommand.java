@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.backup.ExportFileWorker;
+import io.tablescan.backup.ImportFileWorker;
 import io.tablescan.copy.CopyWorker;
 import io.tablescan.discovery.DiscoveryWorker;
 import io.tablescan.partition.PartitionWorker;
@@ -37,9 +38,14 @@ public final class WorkerCommand implements Callable<Integer> {
             case discovery -> WorkerLauncher.run(kind.worker, DiscoveryWorker::create);
             case partition -> WorkerLauncher.run(kind.worker, PartitionWorker::create);
             case copy -> WorkerLauncher.run(kind.worker, settings -> {
-                // A copy-worker also writes the files of the cluster's exports once their scans completed.
+                // A copy-worker also writes the files of the cluster's exports once their scans completed, and
+                // sends the files of its imports.
                 ExportFileWorker files = ExportFileWorker.start(settings.kafka(), System::getenv);
-                Runtime.getRuntime().addShutdownHook(new Thread(files::close, "export-files-stop"));
+                ImportFileWorker imports = ImportFileWorker.start(settings.kafka(), System::getenv);
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    files.close();
+                    imports.close();
+                }, "export-import-files-stop"));
                 return CopyWorker.create(settings);
             });
         };

@@ -70,6 +70,12 @@ public record ExportTarget(String folder, String container, String prefix, Strin
 
     /** Opens the store with this process's environment; a Blob alias it does not know is a BAD_INPUT failure. */
     public BackupStore open(Function<String, String> env) {
+        return open(folder, container, prefix, account, env);
+    }
+
+    /** The folder, or the container of an account alias resolved with {@code env}. */
+    static BackupStore open(String folder, String container, String prefix, String account,
+            Function<String, String> env) {
         if (folder != null) {
             return new FolderStore(Path.of(folder));
         }

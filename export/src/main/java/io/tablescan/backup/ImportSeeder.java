@@ -71,7 +71,7 @@ public final class ImportSeeder {
         }
     }
 
-    private static EntityBatch batch(ScanSpec spec, List<Row> rows) {
+    static EntityBatch batch(ScanSpec spec, List<Row> rows) {
         String partition = rows.getFirst().partitionKey();
         List<Entity> entities = new ArrayList<>(rows.size());
         for (Row row : rows) {

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * workers and their copy-workers write the files and the manifest to Blob storage; a copy-worker SIGKILLed as that
  * file-writing stage starts changes nothing; the same command run again follows the job to its end. The export is
  * then imported and compared over raw REST with its source, and nothing of the job is left: no claim, no index of
- * the files stage, no topic.
+ * the files stage, no topic. import --kafka likewise: killed once its job started, the copy-workers send its files, and
+ * the same command run again follows the job.
  */
 class ClusterExportIT {
     private static final int ROWS = 20_000;
@@ -59,13 +60,24 @@ class ClusterExportIT {
                     .contains("the same export is running on the cluster as scan " + scan)
                     .contains(String.format("exported %,d rows in", ROWS));
 
-            assertThat(ClusterClientIT.run(cluster, "import", "import", "--from-container", "clusterexports",
-                    "--from-prefix", "one", "--from-account", "backups", "--dest-account", "emulator", "--dest-table",
-                    "clusterexportcopy")).as(cluster.children.output("import")).isZero();
+            // import --kafka is a client too: killed once its job started, run again, it follows the job to its end
+            String[] restore = {"import", "--from-container", "clusterexports", "--from-prefix", "one", "--from-account",
+                "backups", "--dest-account", "emulator", "--dest-table", "clusterexportcopy", "--kafka", kafka,
+                "--max-write-rate", "2000"};
+            String importScan = ClusterClientIT.killMidJob(cluster, "import-1", restore);
+            assertThat(ClusterClientIT.run(cluster, "import-2", restore)).as(cluster.children.output("import-2")).isZero();
+            assertThat(cluster.children.output("import-2"))
+                    .contains("the same job is running on the cluster as scan " + importScan)
+                    .contains(String.format("imported %,d rows into clusterexportcopy", ROWS));
             RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
             TableComparer.Result check = TableComparer.compare(rest, "clusterexportsource", rest, "clusterexportcopy");
             assertThat(check.examples()).isEmpty();
             assertThat(check.destinationRows()).isEqualTo(ROWS);
+            try (Admin admin = Admin.create(cluster.kafka.admin())) {
+                String topic = cluster.kafka.namespace().topic("import-" + importScan);
+                assertThat(FreePorts.await(() -> !topics(admin).contains(topic), Duration.ofSeconds(60), () -> true))
+                        .as("the import's topic is deleted").isTrue();
+            }
 
             BlobContainerClient container = new BlobServiceClientBuilder().connectionString(blob)
                     .serviceVersion(BlobStore.SERVICE_VERSION).buildClient().getBlobContainerClient("clusterexports");
