@@ -162,8 +162,12 @@ public final class BackupSets {
     }
 
     private static String baseOf(List<Listed> sets, String id) {
-        return sets.stream().filter(l -> l.id().equals(id) && l.index() != null).map(l -> l.index().base())
-                .findFirst().orElse(null);
+        for (Listed listed : sets) {
+            if (listed.id().equals(id) && listed.index() != null) {
+                return listed.index().base();
+            }
+        }
+        return null;
     }
 
     /** Deletes a set: its index first (so it is never listed as complete half-deleted), then every file in it. */

@@ -10,13 +10,13 @@ import java.util.List;
 
 /**
  * {@code set.json}, a backup set's index, written last: the set's id and time, whether it is full or incremental
- * (and then the set it builds on, and the time its changes were read from), tablescan's version, and each table's
+ * (and then the set it builds on), tablescan's version, and each table's
  * export: rows, bytes, files and the SHA-256 of its manifest (which holds every file's). {@code complete}: every
  * table's export is finished; a table that failed names its error and has no counts.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SetIndex(int formatVersion, String id, String kind, String base, String startTime, String endTime,
-        String since, String sourceAccount, String tablescanVersion, boolean complete, List<Table> tables) {
+        String sourceAccount, String tablescanVersion, boolean complete, List<Table> tables) {
     public static final String NAME = "set.json";
     public static final int FORMAT_VERSION = 1;
     public static final String FULL = "full";
@@ -26,11 +26,12 @@ public record SetIndex(int formatVersion, String id, String kind, String base, S
 
     /**
      * One table of the set: its export under {@code <table>/}, and for an incremental set the keys of all its rows
-     * under {@code <table>.keys/} ({@code keyRows}), which tell a restore the rows deleted since the base.
+     * under {@code <table>.keys/} ({@code keyRows}), which tell a restore the rows deleted since the base;
+     * {@code since}: the time from which its rows were read (null: all of them, a full backup of the table).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Table(String table, Long rows, Long bytes, Integer files, String manifestSha256, Long keyRows,
-            String error) {
+            String since, String error) {
         public boolean ok() {
             return error == null;
         }
@@ -50,6 +51,15 @@ public record SetIndex(int formatVersion, String id, String kind, String base, S
 
     public long bytes() {
         return tables.stream().mapToLong(t -> t.bytes() == null ? 0 : t.bytes()).sum();
+    }
+
+    /** Lower-case hex SHA-256 of {@code data}: a table's manifest as written. */
+    public static String sha256(byte[] data) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(data));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public byte[] toJson() {
