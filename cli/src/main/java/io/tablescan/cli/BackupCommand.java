@@ -49,7 +49,8 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
 
     @Option(names = "--incremental", description = "Only the rows changed since the newest complete set of the same "
             + "account in this place (by their Timestamp, from --overlap before its start), and every row's keys, "
-            + "so that a restore knows the rows deleted since. A table that set lacks is backed up in full.")
+            + "so that a restore knows the rows deleted since. A table that set lacks is backed up in full; with no "
+            + "complete set yet, the whole set is full.")
     boolean incremental;
 
     @Option(names = "--overlap", paramLabel = "DURATION", defaultValue = "15m", converter = Overlap.class,
@@ -99,6 +100,10 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         SetIndex base = null;
         try {
             root.prepare();
+            if (incremental && sets.list().stream().noneMatch(BackupSets.Listed::complete)) {
+                System.out.println("no complete backup set in " + root.describe() + " to build on: this one is full");
+                incremental = false; // a nightly job's first run
+            }
             if (incremental) {
                 base = sets.latest(null);
                 if (!account.equals(base.sourceAccount())) {
@@ -108,9 +113,6 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
                 }
             }
         } catch (BackupException e) {
-            if (e.kind() == BackupException.Kind.NOT_FOUND) {
-                throw new UserError(UserError.NOT_FOUND, "--incremental: " + e.getMessage() + "; run a full backup first");
-            }
             throw BackupLocations.error(e);
         }
         if (cluster != null) {
