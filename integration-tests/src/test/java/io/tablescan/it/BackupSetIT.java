@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Backup sets on Azurite: a full set of three tables, then two incremental sets with inserts, updates and deletes
  * between them; each set restored (under a prefix) equals its tables as Microsoft's JavaScript SDK read them right
  * after that set's backup. The catalog lists and shows them, a restore into tables holding rows is refused, and
- * retention never deletes the base of a kept incremental set. One set goes to a Blob container and back.
+ * retention never deletes the base of a kept incremental set; verify --from-set compares a set's view of each
+ * table with the live table. One set goes to a Blob container and back.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BackupSetIT {
@@ -114,6 +115,20 @@ class BackupSetIT {
                 .contains("(125 rows in all, since");
         Cli.assertOneLine(Cli.run("backups", "show", "20000101T000000Z-0000", "--from", sets.toString()), 4,
                 "no backup set 20000101T000000Z-0000");
+    }
+
+    @Test
+    @Order(2)
+    void verifyFromSetComparesEachTableAsTheSetRestoresItWithTheLiveTable() {
+        Cli.Run latest = Cli.run("verify", "--from-set", ids.get(2), "--from", sets.toString(),
+                "--source-connection-string", cs());
+        assertThat(latest.exitCode()).as(latest.out() + latest.err()).isZero();
+        assertThat(latest.out()).contains("backup set " + ids.get(2) + ": 3 of 3 tables equal to the live tables");
+
+        Cli.Run first = Cli.run("verify", "--from-set", ids.get(0), "--from", sets.toString(),
+                "--source-connection-string", cs(), "--source-table", "bsetbeta");
+        assertThat(first.exitCode()).as(first.out() + first.err()).isEqualTo(7); // changed since set 0
+        assertThat(first.out()).contains("missing:       4").contains("different:     3").contains("extra:         1");
     }
 
     @Test
