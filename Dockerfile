@@ -23,7 +23,8 @@ COPY integration-tests/pom.xml integration-tests/pom.xml
 RUN mvn -B -q -DskipTests package -pl cli -am
 
 FROM eclipse-temurin:21-jre
-RUN useradd --system --uid 10001 tablescan
+# /backups: the compose backup service's volume, writable by the user that runs tablescan
+RUN useradd --system --uid 10001 tablescan && mkdir /backups && chown 10001 /backups
 COPY --from=build /src/cli/target/tablescan.jar /opt/tablescan/tablescan.jar
 COPY --from=build /src/cli/target/lib /opt/tablescan/lib
 USER 10001

@@ -46,6 +46,15 @@ final class ExportVerify {
             Map<String, String> env, JobState local) {
         Manifest manifest = checked();
         sameSelection(scan, manifest);
+        return run(manifest, new ExportComparer(from, manifest), sourceAccount, sourceTable, scan, cluster, env, local);
+    }
+
+    /**
+     * Compares {@code comparer}'s rows (checked) with the source's rows that {@code manifest}'s selection selects:
+     * an export's, or a backup set's view of a table.
+     */
+    int run(Manifest manifest, ExportComparer comparer, SourceAccountOptions sourceAccount, String sourceTable,
+            ScanOptions scan, KafkaSettings cluster, Map<String, String> env, JobState local) {
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, manifest.filter(), manifest.select());
@@ -62,7 +71,6 @@ final class ExportVerify {
                 .strategy(scan.strategy).filter(manifest.filter()).select(manifest.select())
                 .partitions(manifest.fromPartition(), manifest.toPartition()).build();
         String role = "verify-" + draft.getScanId();
-        ExportComparer comparer = new ExportComparer(from, manifest);
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
                 .intoPrivateTopic("compared with the export in " + from.describe(), false).readsOnly();
         try (Interrupt interrupt = Interrupt.onSigint()) {

@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, CopyCommand.class, CountCommand.class, StartCommand.class, StatusCommand.class,
             FailuresCommand.class, RetryCommand.class, CancelCommand.class, ThrottleCommand.class, WorkerCommand.class, LedgerCommand.class,
             BrokerCommand.class, SampleCommand.class, BenchPlaceholder.class, HealthCommand.class, TestCommand.class,
-            VerifyCommand.class, ExportCommand.class, ImportCommand.class, DeleteCommand.class, JobsCommand.class})
+            VerifyCommand.class, ExportCommand.class, ImportCommand.class, DeleteCommand.class, JobsCommand.class,
+            BackupCommand.class, BackupsCommand.class, RestoreCommand.class})
 public final class TablescanCommand {
     public static void main(String[] args) {
         main(args, TablescanCommand::commandLine);

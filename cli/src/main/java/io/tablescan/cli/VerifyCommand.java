@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
 @Command(name = "verify", mixinStandardHelpOptions = true,
         customSynopsis = {"tablescan verify --source-table=TABLE",
                 "        (--source-account=ALIAS | --source-connection-string=CS)",
-                "        (--dest-table=TABLE | --from=DIR | --from-container=NAME) [OPTIONS]"},
+                "        (--dest-table=TABLE | --from=DIR | --from-container=NAME) [OPTIONS]",
+                "       tablescan verify --from-set=ID (--from=DIR | --from-container=NAME)",
+                "        (--source-account=ALIAS | --source-connection-string=CS) [--source-table=TABLE] [OPTIONS]"},
         description = "Compares a table with its copy, row by row and property by property (Timestamp and ETag "
                 + "aside): a scan like copy's that reads each range of both tables once and writes nothing, with all "
                 + "three workers in this process (with --kafka, on the cluster's workers when it has them). With "
@@ -31,8 +33,13 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
-    @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The original table.")
+    @Option(names = "--source-table", paramLabel = "TABLE", description = "The original table (with --from-set: "
+            + "only this table of the set; default all).")
     String sourceTable;
+
+    @Option(names = "--from-set", paramLabel = "ID", description = "Compare each table of backup set ID (in --from "
+            + "or --from-container) with the live table, as the set restores it.")
+    String fromSet;
 
     @Option(names = "--dest-table", paramLabel = "TABLE", description = "The copy to check.")
     String destTable;
@@ -71,6 +78,19 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
 
     @Override
     public Integer call() {
+        if (fromSet != null) {
+            if (!from.given() || destTable != null || destConnectionString != null || destAccount != null) {
+                throw new UserError(UserError.USAGE, "--from-set goes with --from DIR or --from-container NAME (where "
+                        + "the sets are), not with --dest-table");
+            }
+            scan.validate();
+            Checks.bootstrapServers(kafka);
+            return SetVerify.run(from.open(env), fromSet, sourceTable, sourceAccount, scan,
+                    kafka == null ? null : ClusterOptions.environment(kafka), env, report);
+        }
+        if (sourceTable == null) {
+            throw new UserError(UserError.USAGE, "give --source-table TABLE");
+        }
         Checks.tableName("--source-table", sourceTable);
         boolean export = from.given();
         if ((destTable == null) != export) {

@@ -45,11 +45,66 @@ public final class ExportComparer {
 
     private final BackupStore store;
     private final Manifest manifest;
+    /** The rows compared with the source's partition p, or null: this export's part-p files. */
+    private final java.util.function.IntFunction<Map<Key, byte[]>> layers;
 
     /** {@code manifest}: read and checked, with every file (see {@link Importer#checkAll}). */
     public ExportComparer(BackupStore store, Manifest manifest) {
+        this(store, manifest, null);
+    }
+
+    private ExportComparer(BackupStore store, Manifest manifest, java.util.function.IntFunction<Map<Key, byte[]>> layers) {
         this.store = store;
         this.manifest = manifest;
+        this.layers = layers;
+    }
+
+    /**
+     * A backup set's view of a table: {@code exports} (checked; the table's last full export first) applied in
+     * order, a later row replacing an earlier one with its keys, then only the rows whose keys {@code keys} (an
+     * export of every row's keys, or null) holds. Partitioned as the last export; an export cut into another
+     * partition count is read whole for each partition.
+     */
+    public static ExportComparer layered(List<BackupStore> stores, List<Manifest> exports, BackupStore keyStore,
+            Manifest keys) {
+        Manifest last = exports.getLast();
+        int partitions = Math.max(1, last.partitionCount());
+        return new ExportComparer(stores.getLast(), last, p -> {
+            Map<Key, byte[]> rows = new HashMap<>();
+            for (int i = 0; i < exports.size(); i++) {
+                new ExportComparer(stores.get(i), exports.get(i)).rowsOf(p, partitions, rows::put);
+            }
+            if (keyStore != null) {
+                java.util.Set<Key> kept = new java.util.HashSet<>();
+                new ExportComparer(keyStore, keys).rowsOf(p, partitions, (key, json) -> kept.add(key));
+                rows.keySet().retainAll(kept);
+            }
+            return rows;
+        });
+    }
+
+    /** This export's rows of topic partition p of {@code partitions}: its part-p files, or all when cut otherwise. */
+    private void rowsOf(int p, int partitions, java.util.function.BiConsumer<Key, byte[]> each) {
+        boolean same = manifest.partitionCount() == partitions;
+        List<Manifest.DataFile> files = manifest.files().stream()
+                .filter(file -> !same || PartFile.partitionOf(file.name()) == p).toList();
+        Map<Key, byte[]> own = new HashMap<>();
+        for (Manifest.DataFile file : files) {
+            DataFileReader.check(file, DataFileReader.read(store, file), row -> {
+                if (partitionOf(row, partitions) != p) {
+                    if (same) {
+                        throw new BackupException(BackupException.Kind.CORRUPT, file.name() + " holds a row whose "
+                                + "PartitionKey is not of topic partition " + p + " of " + partitions);
+                    }
+                    return;
+                }
+                if (own.put(new Key(row.partitionKey(), row.rowKey()), RowJson.toJson(row)) != null) {
+                    throw new BackupException(BackupException.Kind.CORRUPT, file.name() + " holds a row whose keys "
+                            + "are already in the export");
+                }
+            });
+        }
+        own.forEach(each);
     }
 
     /** The partition count the source's topic needs so that its partition p holds the PartitionKeys of part-p. */
@@ -81,7 +136,8 @@ public final class ExportComparer {
         }
         long[] counts = new long[5];
         for (int p = 0; p < partitions; p++) {
-            Map<Key, byte[]> exported = load(p, partitions, files.getOrDefault(p, List.of()));
+            Map<Key, byte[]> exported = layers != null ? layers.apply(p)
+                    : load(p, partitions, files.getOrDefault(p, List.of()));
             counts[1] += exported.size();
             source.read(p, json -> {
                 Row row = RowJson.parse(json);

@@ -44,11 +44,20 @@ public final class Importer {
      * its rows make, as {@link ImportSeeder} cuts them.
      */
     public long checkAll(Manifest manifest) {
+        return checkAll(manifest, row -> {});
+    }
+
+    /**
+     * As {@link #checkAll(Manifest)}, handing every row of the checked files to {@code each} (called from several
+     * threads at once; a file's rows come before its check ends, so a failed check must void what it kept).
+     */
+    public long checkAll(Manifest manifest, java.util.function.Consumer<io.tablescan.spi.Row> each) {
         AtomicLong count = new AtomicLong();
         forEachFile(manifest, file -> {
             FileBatches batcher = new FileBatches(batch -> count.incrementAndGet());
             DataFileReader.check(file, DataFileReader.read(store, file), row -> {
                 rowsChecked.incrementAndGet();
+                each.accept(row);
                 batcher.add(row);
             });
             batcher.finish();

@@ -45,7 +45,7 @@ class ComposeFileTest {
                 assertThat(Settings.reads(variable)).as(entry.getKey() + " sets " + variable).isTrue();
             }
         }
-        assertThat(tablescanServices).isEqualTo(6);
+        assertThat(tablescanServices).isEqualTo(8); // with the backup profile's backup and prune
     }
 
     @Test

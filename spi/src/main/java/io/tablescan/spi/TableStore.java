@@ -69,4 +69,9 @@ public interface TableStore extends RowSource {
     default boolean deleteTable(String table) {
         throw new UnsupportedOperationException("this store cannot delete tables");
     }
+
+    /** The names of the account's tables, in the service's order (a backup of all of an account's tables). */
+    default List<String> listTables() {
+        throw new UnsupportedOperationException("this store cannot list its tables");
+    }
 }

@@ -196,6 +196,27 @@ public final class BlobStore implements BackupStore {
     }
 
     @Override
+    public BackupStore at(String name) {
+        return new BlobStore(container, prefix + name);
+    }
+
+    /** One List Blobs by hierarchy under the prefix ("/" the delimiter); a missing container is empty. */
+    @Override
+    public java.util.List<String> list() {
+        return call("the container", () -> {
+            if (!container.exists()) {
+                return java.util.List.<String>of();
+            }
+            var options = new com.azure.storage.blob.models.ListBlobsOptions().setPrefix(prefix.isEmpty() ? null : prefix);
+            java.util.List<String> names = new java.util.ArrayList<>();
+            container.listBlobsByHierarchy("/", options, null)
+                    .forEach(item -> names.add(item.getName().substring(prefix.length())));
+            names.sort(null);
+            return names;
+        });
+    }
+
+    @Override
     public String describe() {
         return "container " + container.getBlobContainerName() + (prefix.isEmpty() ? "" : " under " + prefix);
     }

@@ -123,6 +123,11 @@ public final class AzureTableStore implements TableStore {
     }
 
     @Override
+    public List<String> listTables() {
+        return signedIn("(the list of tables)", tables::listTables);
+    }
+
+    @Override
     public boolean delete(String table, String partitionKey, String rowKey) {
         return signedIn(table, () -> tables.delete(table, partitionKey, rowKey));
     }

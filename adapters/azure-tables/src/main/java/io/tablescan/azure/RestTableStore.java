@@ -231,6 +231,26 @@ final class RestTableStore implements TableStore {
         }
     }
 
+    /** Query Tables, page by page (the service's continuation is x-ms-continuation-NextTableName). */
+    @Override
+    public List<String> listTables() {
+        String what = "(the list of tables)";
+        List<String> names = new java.util.ArrayList<>();
+        String next = null;
+        do {
+            HttpResponse<byte[]> response = send(what, request("/Tables",
+                    next == null ? "" : "NextTableName=" + UrlText.encode(next)).GET(), 200);
+            Matcher name = TABLE_NAME.matcher(new String(response.body(), StandardCharsets.UTF_8));
+            while (name.find()) { // table names are letters and digits: nothing to unescape
+                names.add(name.group(1));
+            }
+            next = response.headers().firstValue("x-ms-continuation-NextTableName").orElse(null);
+        } while (next != null);
+        return names;
+    }
+
+    private static final Pattern TABLE_NAME = Pattern.compile("\"TableName\"\\s*:\\s*\"([^\"]*)\"");
+
     @Override
     public boolean tableExists(String table) {
         return AzureTableStore.unlessNotFound(

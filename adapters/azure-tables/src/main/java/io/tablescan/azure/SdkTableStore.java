@@ -156,6 +156,12 @@ final class SdkTableStore implements TableStore {
     }
 
     @Override
+    public List<String> listTables() {
+        return call("(the list of tables)", () -> service.listTables().stream()
+                .map(com.azure.data.tables.models.TableItem::getName).toList());
+    }
+
+    @Override
     public boolean tableExists(String table) {
         return AzureTableStore.unlessNotFound(
                 () -> query(table, KeyRange.ALL, new QueryOptions(1, List.of("PartitionKey"), null), null));

@@ -53,4 +53,17 @@ public interface BackupStore {
 
     /** Where one file is, for messages that ask the user to act on it. */
     String describe(String name);
+
+    /** The store of sub-folder (or sub-prefix) {@code name} of this one: a backup set's, a table's in a set. */
+    default BackupStore at(String name) {
+        throw new UnsupportedOperationException("this store has no sub-folders");
+    }
+
+    /**
+     * The names directly in this store, sorted: files as they are, sub-folders with a trailing {@code /}; a store
+     * that is not there yet is empty.
+     */
+    default java.util.List<String> list() {
+        throw new UnsupportedOperationException("this store cannot list its files");
+    }
 }

@@ -193,6 +193,25 @@ public final class FolderStore implements BackupStore {
         return folder.resolve(name).toString();
     }
 
+    @Override
+    public BackupStore at(String name) {
+        return new FolderStore(folder.resolve(name));
+    }
+
+    /** Hidden temporary files (a name starting with a dot) are not listed. */
+    @Override
+    public java.util.List<String> list() {
+        if (!Files.isDirectory(folder)) {
+            return java.util.List.of();
+        }
+        try (var entries = Files.list(folder)) {
+            return entries.filter(path -> !path.getFileName().toString().startsWith("."))
+                    .map(path -> path.getFileName() + (Files.isDirectory(path) ? "/" : "")).sorted().toList();
+        } catch (IOException e) {
+            throw new BackupException(BackupException.Kind.FAILED, "cannot list " + folder + " (" + reason(e) + ")");
+        }
+    }
+
     /** Why a file operation failed, in words rather than an exception's class name. */
     private static String reason(IOException e) {
         return switch (e) {

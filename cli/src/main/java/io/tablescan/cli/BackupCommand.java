@@ -1,0 +1,204 @@
+package io.tablescan.cli;
+
+import io.tablescan.azure.ConnectionString;
+import io.tablescan.backup.BackupException;
+import io.tablescan.backup.BackupSets;
+import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.Manifest;
+import io.tablescan.backup.SetIndex;
+import io.tablescan.rate.Direction;
+import io.tablescan.runner.PipelineSession;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.spi.TableStore;
+import io.tablescan.spi.TableStoreException;
+import io.tablescan.table.Accounts;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Backs several tables of one account up as one set: each table's export (the format and checks of export) under
+ * {@code <set id>/<table>/}, then {@code set.json}, last. The tables' scans share one Kafka and one pipeline.
+ */
+@Command(name = "backup", mixinStandardHelpOptions = true,
+        customSynopsis = {"tablescan backup (--source-account=ALIAS | --source-connection-string=CS)",
+                "        (--all-tables | --tables=A,B | --table-pattern=GLOB) (--to=DIR | --to-container=NAME)",
+                "        [--incremental] [OPTIONS]"},
+        description = "Backs tables of an account up as one backup set (an export per table and an index, set.json, "
+                + "written last). Exit 0 only if every table's export is finished.")
+final class BackupCommand extends TablescanCommand.ReadsEnvironment {
+    @Mixin
+    SourceAccountOptions sourceAccount = new SourceAccountOptions();
+
+    @Mixin
+    SetTables selection = new SetTables();
+
+    @Mixin
+    ExportTargetOptions to = new ExportTargetOptions();
+
+    @Option(names = "--incremental", description = "Only the rows changed since the newest complete set of the same "
+            + "account in this place (by their Timestamp, from --overlap before its start), and every row's keys, "
+            + "so that a restore knows the rows deleted since. A table that set lacks is backed up in full; with no "
+            + "complete set yet, the whole set is full.")
+    boolean incremental;
+
+    @Option(names = "--overlap", paramLabel = "DURATION", defaultValue = "15m", converter = Overlap.class,
+            description = "With --incremental: how far before the base set's start its changes are read (default 15m; "
+                    + "the service's clock may be behind this machine's; 0s only where both are one clock, as in tests).")
+    Duration overlap;
+
+    /** A duration as --timeout takes it ({@code 90s}, {@code 10m}, {@code 2h}), or zero. */
+    static final class Overlap implements picocli.CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return value.trim().matches("0+[smhSMH]") ? Duration.ZERO
+                    : new WaitOptions.DurationConverter().convert(value);
+        }
+    }
+
+    @Option(names = "--max-rate", paramLabel = "ROWS_PER_S", description = "At most this many rows/s read from the "
+            + "account, by all the set's scans together (each of the --parallel scans gets its share).")
+    Long maxRate;
+
+    @Option(names = "--parallel", paramLabel = "N", defaultValue = "2", description = "Tables scanned at once "
+            + "(default 2, at most 8).")
+    int parallel;
+
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
+            + "(default: an embedded broker), in topics and groups of this backup's own, removed when it ends.")
+    String kafka;
+
+    @Override
+    public Integer call() {
+        if (parallel < 1 || parallel > 8) {
+            throw new UserError(UserError.USAGE, "--parallel must be 1 to 8");
+        }
+        if (overlap != null && !incremental && !overlap.equals(Duration.ofMinutes(15))) {
+            throw new UserError(UserError.USAGE, "--overlap goes with --incremental");
+        }
+        if (maxRate != null && maxRate < parallel) {
+            throw new UserError(UserError.USAGE, "--max-rate must be at least 1 row per second per --parallel scan");
+        }
+        Checks.bootstrapServers(kafka);
+        BackupStore root = to.open(env);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        TableStore source = sourceAccount.store(new Accounts(env::get));
+        List<String> tables = selection.resolve(source);
+        BackupSets sets = new BackupSets(root);
+        String account = accountName();
+        SetIndex base = null;
+        try {
+            root.prepare();
+            if (incremental && sets.list().stream().noneMatch(BackupSets.Listed::complete)) {
+                System.out.println("no complete backup set in " + root.describe() + " to build on: this one is full");
+                incremental = false; // a nightly job's first run
+            }
+            if (incremental) {
+                base = sets.latest(null);
+                if (!account.equals(base.sourceAccount())) {
+                    throw new UserError(UserError.USAGE, "the newest complete set in " + root.describe() + " ("
+                            + base.id() + ") is of account " + base.sourceAccount() + ", not " + account
+                            + ": back up to another place, or without --incremental");
+                }
+            }
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
+        }
+        if (cluster != null) {
+            Checks.kafkaReachable(cluster);
+        }
+        Instant start = Instant.now();
+        String id = BackupSets.newId(start);
+        System.out.printf("backup set %s (%s) of %s to %s%n", id, incremental ? "incremental on " + base.id()
+                : "full", ProgressPrinter.plural(tables.size(), "table"), root.describe());
+        Accounts accounts = new Accounts(name -> null).register(sourceAccount.name(), source);
+        Map<String, Long> limits = maxRate == null ? null
+                : Map.of(Direction.READ.key, maxRate / parallel, Direction.WRITE.key, 0L);
+        List<SetIndex.Table> done = new ArrayList<>();
+        try (Interrupt interrupt = Interrupt.onSigint();
+                PipelineSession session = PipelineSession.start(cluster, accounts, env);
+                ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
+            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested);
+            List<Future<SetIndex.Table>> futures = new ArrayList<>();
+            for (String table : tables) {
+                SetIndex.Table previous = base == null ? null : base.table(table);
+                String since = previous != null && previous.ok() ? DateTimeFormatter.ISO_INSTANT.format(
+                        Instant.parse(base.startTime()).minus(overlap)) : null;
+                futures.add(pool.submit(() -> backUp(scans, sets.set(id), sourceAccount.name(), table, since, limits,
+                        account)));
+            }
+            for (Future<SetIndex.Table> future : futures) {
+                done.add(future.get());
+            }
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+        boolean complete = done.stream().allMatch(SetIndex.Table::ok);
+        SetIndex index = new SetIndex(SetIndex.FORMAT_VERSION, id, incremental ? SetIndex.INCREMENTAL : SetIndex.FULL,
+                base == null ? null : base.id(), start.toString(), Instant.now().toString(), account, version(),
+                complete, done);
+        try {
+            sets.set(id).write(SetIndex.NAME, index.toJson());
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
+        }
+        System.out.printf("backup set %s %s: %s, %s, %,d bytes%n", id, complete ? "complete" : "NOT complete",
+                ProgressPrinter.plural(done.stream().filter(SetIndex.Table::ok).count(), "table"),
+                ProgressPrinter.plural(index.rows(), "row"), index.bytes());
+        if (!complete) {
+            System.out.println("the tables that failed are named above; the others' exports are kept in the set, "
+                    + "which a restore and an incremental backup do not use: run the backup again");
+        }
+        return complete ? 0 : UserError.FAILED;
+    }
+
+    /** One table: its export, and for an incremental one its changes and the keys of all its rows. */
+    private static SetIndex.Table backUp(SetScans scans, BackupStore set, String alias, String table, String since,
+            Map<String, Long> limits, String account) {
+        String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        long started = System.nanoTime();
+        try {
+            String filter = since == null ? null : "Timestamp ge datetime'" + since + "'";
+            Manifest rows = scans.export(alias, table, filter, null, limits, set.at(table), runId, account);
+            Long keyRows = null;
+            if (since != null) {
+                keyRows = scans.export(alias, table, null, List.of("RowKey"), limits, set.at(table + ".keys"),
+                        runId, account).totalRows();
+            }
+            long bytes = rows.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
+            System.out.printf("  %s: %s%s, %s, %,d bytes in %.1f s%n", table, ProgressPrinter.plural(rows.totalRows(),
+                    since == null ? "row" : "changed row"), keyRows == null ? "" : " (of " + keyRows + ")",
+                    ProgressPrinter.plural(rows.files().size(), "file"), bytes, (System.nanoTime() - started) / 1e9);
+            return new SetIndex.Table(table, rows.totalRows(), bytes, rows.files().size(),
+                    SetIndex.sha256(rows.toJson()), keyRows, since, null);
+        } catch (BackupException | UserError | TableStoreException e) {
+            System.out.println("  " + table + ": FAILED: " + e.getMessage());
+            return new SetIndex.Table(table, null, null, null, null, null, since, e.getMessage());
+        }
+    }
+
+    /** The set's source account: the alias, or the AccountName a connection string names (never its key). */
+    private String accountName() {
+        if (sourceAccount.connectionString == null) {
+            return sourceAccount.name();
+        }
+        String name = ConnectionString.accountName(sourceAccount.connectionString);
+        return name != null ? name : sourceAccount.name();
+    }
+
+    static String version() {
+        String[] version = TablescanCommand.class.getAnnotation(Command.class).version();
+        return version.length == 0 ? "unknown" : version[0].replace("tablescan ", "");
+    }
+}

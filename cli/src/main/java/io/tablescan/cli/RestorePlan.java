@@ -1,0 +1,80 @@
+package io.tablescan.cli;
+
+import io.tablescan.backup.BackupException;
+import io.tablescan.backup.BackupSets;
+import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.Importer;
+import io.tablescan.backup.Manifest;
+import io.tablescan.backup.SetIndex;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What a restore of one table from a set writes, every file checked first: the exports from the table's last full
+ * backup in the set's chain up to the set, imported in that order, then the deletes: the keys those exports wrote
+ * that the set's list of keys lacks (rows deleted since; only when the set is incremental for the table).
+ */
+record RestorePlan(String table, List<Step> steps, List<Key> deletes) {
+    /** Files checked at once per export. */
+    private static final int CHECKERS = 4;
+
+    /** One export to import, checked: its batches as the check counted them. */
+    record Step(String setId, BackupStore store, Manifest manifest, long batches) {}
+
+    record Key(String partitionKey, String rowKey) {}
+
+    long rows() {
+        return steps.stream().mapToLong(step -> step.manifest().totalRows()).sum();
+    }
+
+    /** Reads and checks everything the restore of {@code table} at the chain's last set needs. */
+    static RestorePlan check(BackupSets sets, List<SetIndex> chain, String table) {
+        List<SetIndex> used = new ArrayList<>();
+        SetIndex.Table last = chain.getLast().table(table);
+        for (int i = chain.size() - 1; i >= 0; i--) {
+            SetIndex.Table entry = chain.get(i).table(table);
+            if (entry == null || !entry.ok()) {
+                throw new BackupException(BackupException.Kind.CORRUPT, "backup set " + chain.get(i).id() + ", which "
+                        + chain.getLast().id() + " builds on, holds no export of table " + table);
+            }
+            used.addFirst(chain.get(i));
+            if (entry.since() == null) {
+                break;
+            }
+        }
+        boolean deletes = last.since() != null;
+        Set<Key> written = deletes ? ConcurrentHashMap.newKeySet() : null;
+        List<Step> steps = new ArrayList<>();
+        for (SetIndex set : used) {
+            BackupStore store = sets.table(set.id(), table);
+            Manifest manifest = manifest(store, set.table(table).manifestSha256());
+            long batches = new Importer(store, CHECKERS).checkAll(manifest, row -> {
+                if (written != null) {
+                    written.add(new Key(row.partitionKey(), row.rowKey()));
+                }
+            });
+            steps.add(new Step(set.id(), store, manifest, batches));
+        }
+        List<Key> gone = new ArrayList<>();
+        if (deletes) {
+            BackupStore keyStore = sets.keys(chain.getLast().id(), table);
+            Set<Key> kept = ConcurrentHashMap.newKeySet();
+            new Importer(keyStore, CHECKERS).checkAll(manifest(keyStore, null),
+                    row -> kept.add(new Key(row.partitionKey(), row.rowKey())));
+            written.stream().filter(key -> !kept.contains(key)).forEach(gone::add);
+        }
+        return new RestorePlan(table, steps, gone);
+    }
+
+    /** The export's manifest, which must be the one the set's index names when it names one. */
+    private static Manifest manifest(BackupStore store, String sha256) {
+        Manifest manifest = new Importer(store, 1).manifest(); // a missing one is named
+        if (sha256 != null && !SetIndex.sha256(store.read(Manifest.NAME)).equals(sha256)) {
+            throw new BackupException(BackupException.Kind.CORRUPT, store.describe(Manifest.NAME)
+                    + " is not the manifest the set's index names (its SHA-256 differs)");
+        }
+        return manifest;
+    }
+}

@@ -1,0 +1,93 @@
+package io.tablescan.cli;
+
+import io.tablescan.backup.BackupException;
+import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.ExportFiles;
+import io.tablescan.backup.ImportSeeder;
+import io.tablescan.backup.Manifest;
+import io.tablescan.job.JobRequest;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.CopyJob;
+import io.tablescan.runner.CopyRun;
+import io.tablescan.runner.PipelineSession;
+import io.tablescan.runner.RunOptions;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanState;
+import io.tablescan.schema.TableRef;
+import io.tablescan.sink.SinkRefs;
+import io.tablescan.spi.SinkRef;
+import io.tablescan.status.ScanTotals;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The scans of backup sets, run through one {@link PipelineSession}: a table's export (the two stages of
+ * {@code export}: a scan into a private topic, then {@link ExportFiles}) and a checked export's import (the
+ * batches of {@code import}). Any failure is a {@link BackupException} naming the table.
+ */
+final class SetScans {
+    private final PipelineSession session;
+    private final boolean cluster;
+    private final Map<String, String> env;
+    private final BooleanSupplier stop;
+
+    SetScans(PipelineSession session, boolean cluster, Map<String, String> env, BooleanSupplier stop) {
+        this.session = session;
+        this.cluster = cluster;
+        this.env = env;
+        this.stop = stop;
+    }
+
+    /** Exports {@code table} of account alias {@code source} to {@code target}: the rows {@code filter} selects. */
+    Manifest export(String source, String table, String filter, List<String> select, Map<String, Long> limits,
+            BackupStore target, String runId, String accountName) {
+        ScanSpec draft = ScanSpecs.copy().from(new TableRef(source, table)).filter(filter).select(select)
+                .limits(limits).build();
+        KafkaSettings kafka = session.kafka();
+        String topic = kafka.namespace().topic("export-" + draft.getScanId());
+        ExportCommand.createTopic(kafka, topic, cluster ? Topics.DEFAULT_PARTITIONS : Topics.LOCAL_PARTITIONS);
+        try {
+            ScanSpec spec = ScanSpec.newBuilder(draft).setSink(SinkRefs.toWire(new SinkRef(TargetOptions.TOPIC, null,
+                    topic, Map.of("key", "partition")))).build(); // a partition's rows in one file, as export's
+            ScanTotals totals = completed(table, session.run(spec, options()));
+            return ExportFiles.write(kafka, topic, totals, target, runId, accountName, rows -> {});
+        } finally {
+            ExportCommand.deleteTopic(kafka, topic);
+        }
+    }
+
+    /**
+     * Writes a checked export ({@code batches}: its check's count) into {@code destTable} of the alias
+     * {@code dest} with upsert-replace; returns the rows written.
+     */
+    long importInto(String dest, String destTable, BackupStore from, Manifest manifest, long batches) {
+        if (batches == 0) {
+            return 0;
+        }
+        var job = Checks.job(Jobs.named(CopyJob.NAME), new JobRequest("import", true, null, null, Map.of()));
+        ScanSpec spec = ScanSpecs.of(job, Map.of()).from(new TableRef(RestoreCommand.EXPORT_ALIAS, destTable))
+                .to(new TableRef(dest, destTable)).build();
+        RunOptions options = options().withSeeder((kafka, s) -> ImportSeeder.seed(kafka, s, from, manifest, batches,
+                manifest.totalRows()));
+        return completed(destTable, session.run(spec, options)).rowsWritten();
+    }
+
+    private RunOptions options() {
+        return RunOptions.defaults().withEnv(env).withStop(stop);
+    }
+
+    private ScanTotals completed(String table, CopyRun.Outcome outcome) {
+        ScanTotals totals = outcome.totals();
+        if (outcome.interrupted()) {
+            throw new BackupException(BackupException.Kind.FAILED, table + ": interrupted");
+        }
+        if (totals.state() != ScanState.COMPLETED) {
+            throw new BackupException(BackupException.Kind.FAILED, table + ": the scan did not complete ("
+                    + totals.state() + ", " + totals.itemsFailed() + " failed items)");
+        }
+        return totals;
+    }
+}

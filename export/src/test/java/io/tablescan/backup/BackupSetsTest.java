@@ -1,0 +1,68 @@
+package io.tablescan.backup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The catalog of backup sets in a folder: listing, chains, and retention that keeps the bases of kept sets. */
+class BackupSetsTest {
+    private static final Instant NOW = Instant.parse("2026-11-27T00:00:00Z");
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void retentionKeepsTheNewestAndEveryBaseTheyBuildOn() {
+        BackupSets sets = new BackupSets(new FolderStore(folder));
+        set(sets, "20261120T000000Z-0001", null, 7, true);
+        set(sets, "20261121T000000Z-0002", "20261120T000000Z-0001", 6, true);
+        set(sets, "20261122T000000Z-0003", null, 5, true);
+        set(sets, "20261123T000000Z-0004", "20261122T000000Z-0003", 4, false); // failed: never kept by count
+        set(sets, "20261124T000000Z-0005", "20261122T000000Z-0003", 3, true);
+        set(sets, "20261125T000000Z-0006", "20261124T000000Z-0005", 2, true);
+
+        assertThat(sets.expired(1, null, NOW)).as("the newest builds on 0005, which builds on 0003")
+                .containsExactly("20261120T000000Z-0001", "20261121T000000Z-0002", "20261123T000000Z-0004");
+        assertThat(sets.expired(null, 6, NOW)).as("0002 is within 6 days and builds on 0001")
+                .containsExactly("20261123T000000Z-0004");
+        assertThat(sets.expired(null, 0, NOW)).hasSize(6);
+        assertThat(sets.chain("20261125T000000Z-0006")).extracting(SetIndex::id).containsExactly(
+                "20261122T000000Z-0003", "20261124T000000Z-0005", "20261125T000000Z-0006");
+        assertThatThrownBy(() -> sets.chain("20261123T000000Z-0004")).hasMessageContaining("not complete");
+
+        sets.delete("20261120T000000Z-0001");
+        assertThat(Files.exists(folder.resolve("20261120T000000Z-0001"))).isFalse();
+        assertThat(sets.list()).hasSize(5);
+    }
+
+    @Test
+    void aSetFolderWithoutAnIndexIsListedUnfinishedAndKeptWhenNewerThanTheKeptSets() {
+        BackupSets sets = new BackupSets(new FolderStore(folder));
+        set(sets, "20261120T000000Z-0001", null, 7, true);
+        for (String unfinished : List.of("20261121T000000Z-0002", "20261119T000000Z-0000")) {
+            sets.table(unfinished, "T").prepare();
+            sets.table(unfinished, "T").write("manifest.json", new byte[] {1});
+        }
+
+        assertThat(sets.list()).extracting(BackupSets.Listed::complete).containsExactly(false, true, false);
+        assertThat(sets.expired(1, null, NOW)).containsExactly("20261119T000000Z-0000");
+        assertThatThrownBy(() -> sets.read("20261121T000000Z-0002")).isInstanceOf(BackupException.class)
+                .hasMessageContaining("never finished");
+    }
+
+    private static void set(BackupSets sets, String id, String base, int daysAgo, boolean complete) {
+        SetIndex.Table table = new SetIndex.Table("T", complete ? 1L : null, complete ? 10L : null, 1, null,
+                base == null ? null : 1L, base == null ? null : "2026-01-01T00:00:00Z", complete ? null : "failed");
+        SetIndex index = new SetIndex(SetIndex.FORMAT_VERSION, id, base == null ? SetIndex.FULL : SetIndex.INCREMENTAL,
+                base, NOW.minusSeconds(daysAgo * 86_400L).toString(), NOW.toString(), "acct", "test", complete,
+                List.of(table));
+        sets.set(id).prepare();
+        sets.set(id).write(SetIndex.NAME, index.toJson());
+    }
+}

@@ -1,0 +1,222 @@
+package io.tablescan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.backup.SetIndex;
+import io.tablescan.cli.Cli;
+import io.tablescan.spi.EdmType;
+import io.tablescan.spi.Row;
+import io.tablescan.spi.RowProperty;
+import io.tablescan.spi.TableStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Backup sets on Azurite: a full set of three tables, then two incremental sets with inserts, updates and deletes
+ * between them; each set restored (under a prefix) equals its tables as Microsoft's JavaScript SDK read them right
+ * after that set's backup. The catalog lists and shows them, a restore into tables holding rows is refused, and
+ * retention never deletes the base of a kept incremental set; verify --from-set compares a set's view of each
+ * table with the live table. One set goes to a Blob container and back.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BackupSetIT {
+    private static final List<String> TABLES = List.of("bsetalpha", "bsetbeta", "bsetgamma");
+    private static final Pattern SET_ID = Pattern.compile("backup set (\\S+) complete");
+    @TempDir
+    static Path temp;
+    private static Path sets;
+    private static final List<String> ids = new ArrayList<>();
+    private static final List<Map<String, List<String>>> dumps = new ArrayList<>();
+
+    @BeforeAll
+    static void threeTables() throws Exception {
+        TableStore store = LocalServices.store();
+        for (String table : List.of("bsetbeta", "bsetgamma")) {
+            store.createTableIfNotExists(table);
+            for (int p = 0; p < 4; p++) {
+                List<Row> rows = new ArrayList<>();
+                for (int r = 0; r < 30; r++) {
+                    rows.add(row("p" + p, "r" + r, "v0"));
+                }
+                store.upsert(table, "p" + p, rows);
+            }
+        }
+        assertThat(FidelityIT.client("fill", "bsetalpha")).contains("filled bsetalpha"); // every type, odd keys
+        sets = temp.resolve("sets");
+    }
+
+    @Test
+    @Order(1)
+    void aFullSetThenIncrementalsRestoreEachAsItsBackupSawTheTables() throws Exception {
+        backUp("full", 67 + 120 + 120);
+
+        TableStore store = LocalServices.store(); // between sets 0 and 1: 5 inserts, 3 updates, 4 deletes
+        store.upsert("bsetbeta", "p9", List.of(row("p9", "a", "new"), row("p9", "b", "new"), row("p9", "c", "new"),
+                row("p9", "d", "new"), row("p9", "e", "new")));
+        store.upsert("bsetbeta", "p1", List.of(row("p1", "r1", "v1"), row("p1", "r2", "v1"), row("p1", "r3", "v1")));
+        for (String rk : List.of("r0", "r1", "r2", "r3")) {
+            assertThat(store.delete("bsetgamma", "p2", rk)).isTrue();
+        }
+        Cli.Run incremental = backUp("incremental", 8);
+        assertThat(incremental.out()).contains("bsetalpha: 0 changed rows (of 67)")
+                .contains("bsetbeta: 8 changed rows (of 125)").contains("bsetgamma: 0 changed rows (of 116)");
+
+        // between sets 1 and 2: a row inserted in set 1 and an old one deleted, updates, a deleted row back
+        assertThat(store.delete("bsetbeta", "p9", "a")).isTrue();
+        assertThat(store.delete("bsetbeta", "p0", "r7")).isTrue();
+        store.upsert("bsetgamma", "p2", List.of(row("p2", "r0", "back")));
+        store.upsert("bsetgamma", "p3", List.of(row("p3", "r5", "v2"), row("p3", "r6", "v2")));
+        backUp("incremental", 3);
+
+        for (int set = 0; set < 3; set++) {
+            String prefix = "r" + set;
+            List<String> which = switch (set) {
+                case 0 -> List.of("--set", ids.get(0));
+                case 1 -> List.of("--at", index(1).startTime());
+                default -> List.of("--latest");
+            };
+            List<String> args = new ArrayList<>(List.of("restore", "--from", sets.toString(),
+                    "--dest-connection-string", cs(), "--table-prefix", prefix));
+            args.addAll(which);
+            Cli.Run restore = Cli.run(args.toArray(String[]::new));
+            assertThat(restore.exitCode()).as(restore.out() + restore.err()).isZero();
+            assertThat(restore.out()).contains("restored 3 tables of backup set " + ids.get(set));
+            for (String table : TABLES) {
+                assertThat(dump(prefix + table)).as("set " + set + ", " + table).isEqualTo(dumps.get(set).get(table));
+            }
+        }
+        assertThat(dumps.get(2).get("bsetbeta")).hasSize(123);
+        assertThat(dumps.get(2).get("bsetgamma")).hasSize(117);
+    }
+
+    @Test
+    @Order(2)
+    void theCatalogListsAndShowsTheSetsFromTheirIndexes() {
+        Cli.Run list = Cli.run("backups", "list", "--from", sets.toString());
+        assertThat(list.exitCode()).as(list.err()).isZero();
+        assertThat(list.out()).contains(ids.get(0)).contains(ids.get(1)).contains(ids.get(2)).contains("3 sets in");
+        assertThat(list.out().lines().filter(l -> l.contains("incremental") && l.contains("complete")).count())
+                .isEqualTo(2);
+        Cli.Run show = Cli.run("backups", "show", ids.get(1), "--from", sets.toString());
+        assertThat(show.exitCode()).as(show.err()).isZero();
+        assertThat(show.out()).contains("incremental on " + ids.get(0)).contains("complete").contains("bsetbeta")
+                .contains("(125 rows in all, since");
+        Cli.assertOneLine(Cli.run("backups", "show", "20000101T000000Z-0000", "--from", sets.toString()), 4,
+                "no backup set 20000101T000000Z-0000");
+    }
+
+    @Test
+    @Order(2)
+    void verifyFromSetComparesEachTableAsTheSetRestoresItWithTheLiveTable() {
+        Cli.Run latest = Cli.run("verify", "--from-set", ids.get(2), "--from", sets.toString(),
+                "--source-connection-string", cs());
+        assertThat(latest.exitCode()).as(latest.out() + latest.err()).isZero();
+        assertThat(latest.out()).contains("backup set " + ids.get(2) + ": 3 of 3 tables equal to the live tables");
+
+        Cli.Run first = Cli.run("verify", "--from-set", ids.get(0), "--from", sets.toString(),
+                "--source-connection-string", cs(), "--source-table", "bsetbeta");
+        assertThat(first.exitCode()).as(first.out() + first.err()).isEqualTo(7); // changed since set 0
+        assertThat(first.out()).contains("missing:       4").contains("different:     3").contains("extra:         1");
+    }
+
+    @Test
+    @Order(3)
+    void aRestoreIntoTablesThatHoldRowsIsRefusedAndWritesNothing() throws Exception {
+        List<String> before = dump("r0bsetbeta");
+        Cli.Run refused = Cli.run("restore", "--from", sets.toString(), "--latest", "--dest-connection-string", cs(),
+                "--table-prefix", "r0", "--tables", "bsetbeta");
+        Cli.assertOneLine(refused, 2, "restore refused: r0bsetbeta holds rows");
+        assertThat(dump("r0bsetbeta")).isEqualTo(before);
+
+        Cli.Run into = Cli.run("restore", "--from", sets.toString(), "--latest", "--dest-connection-string", cs(),
+                "--table-prefix", "r0", "--tables", "bsetbeta", "--into-existing");
+        assertThat(into.exitCode()).as(into.out() + into.err()).isZero();
+        assertThat(dump("r0bsetbeta")).isEqualTo(dumps.get(2).get("bsetbeta"));
+    }
+
+    @Test
+    @Order(4)
+    void pruneNeverDeletesTheBaseOfAKeptIncremental() throws Exception {
+        Cli.Run dry = Cli.run("backups", "prune", "--from", sets.toString(), "--keep-last", "1", "--dry-run");
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("dry run: 0 sets would be deleted"); // the newest builds on both others
+
+        backUp("full", 67 + 123 + 117);
+        Cli.Run prune = Cli.run("backups", "prune", "--from", sets.toString(), "--keep-last", "1");
+        assertThat(prune.exitCode()).as(prune.err()).isZero();
+        assertThat(prune.out()).contains("deleted " + ids.get(0)).contains("3 sets deleted");
+        try (var left = Files.list(sets)) {
+            assertThat(left.map(p -> p.getFileName().toString()).toList()).containsExactly(ids.get(3));
+        }
+    }
+
+    @Test
+    @Order(5)
+    void aSetInABlobContainerRestoresIdentical() throws Exception {
+        String blob = AzuriteBlob.shared().connectionString();
+        Cli.Run backup = Cli.run("backup", "--source-connection-string", cs(), "--tables", "bsetalpha,bsetgamma",
+                "--to-container", "backupsets", "--to-prefix", "nightly", "--to-connection-string", blob);
+        assertThat(backup.exitCode()).as(backup.out() + backup.err()).isZero();
+        Cli.Run list = Cli.run("backups", "list", "--from-container", "backupsets", "--from-prefix", "nightly",
+                "--from-connection-string", blob);
+        assertThat(list.out()).contains("full").contains("1 set in");
+        Cli.Run restore = Cli.run("restore", "--from-container", "backupsets", "--from-prefix", "nightly",
+                "--from-connection-string", blob, "--latest", "--dest-connection-string", cs(), "--table-prefix", "rb");
+        assertThat(restore.exitCode()).as(restore.out() + restore.err()).isZero();
+        assertThat(dump("rbbsetalpha")).isEqualTo(dumps.get(2).get("bsetalpha"));
+        assertThat(dump("rbbsetgamma")).isEqualTo(dumps.get(2).get("bsetgamma"));
+        assertThat(backup.out() + backup.err() + restore.out() + restore.err())
+                .doesNotContain(LocalServices.azurite().accountKey());
+    }
+
+    /** A backup of the three tables; the tables as the other client reads them right after it. */
+    private static Cli.Run backUp(String kind, long rows) throws Exception {
+        List<String> args = new ArrayList<>(List.of("backup", "--source-connection-string", cs(), "--table-pattern",
+                "bset*", "--to", sets.toString()));
+        if (kind.equals("incremental")) {
+            args.addAll(List.of("--incremental", "--overlap", "0s")); // Azurite's clock is this machine's
+        }
+        Cli.Run run = Cli.run(args.toArray(String[]::new));
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        Matcher id = SET_ID.matcher(run.out());
+        assertThat(id.find()).as(run.out()).isTrue();
+        ids.add(id.group(1));
+        assertThat(run.out()).contains("3 tables, " + String.format("%,d", rows) + " row");
+        assertThat(index(ids.size() - 1).kind()).isEqualTo(kind);
+        Map<String, List<String>> dump = new HashMap<>();
+        for (String table : TABLES) {
+            dump.put(table, dump(table));
+        }
+        dumps.add(dump);
+        return run;
+    }
+
+    private static SetIndex index(int set) throws Exception {
+        return SetIndex.parse("set.json", Files.readAllBytes(sets.resolve(ids.get(set)).resolve(SetIndex.NAME)));
+    }
+
+    private static List<String> dump(String table) throws Exception {
+        return FidelityIT.client("dump", table).lines().toList();
+    }
+
+    private static Row row(String pk, String rk, String value) {
+        return new Row(pk, rk, List.of(new RowProperty("Value", EdmType.STRING, value),
+                new RowProperty("Size", EdmType.INT64, (long) rk.length())));
+    }
+
+    private static String cs() {
+        return LocalServices.azurite().connectionString();
+    }
+}
