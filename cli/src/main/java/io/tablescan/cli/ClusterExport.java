@@ -44,8 +44,13 @@ final class ClusterExport {
                 + cluster.namespace() + "): the export goes on if this command is killed; Ctrl-C cancels it");
         RunOptions options = CliRun.options(printer, interrupt, env);
         Optional<ScanTotals> running = following(cluster, store);
+        Optional<ScanTotals> finished = running.isPresent() ? Optional.empty() : finished(cluster, store, draft);
         ScanTotals totals;
-        if (running.isPresent()) {
+        if (finished.isPresent()) { // run again after the job ended on the cluster: its result, not a refusal
+            System.err.println("tablescan: the same export ran on the cluster as scan " + finished.get().scanId()
+                    + " and has finished");
+            totals = finished.get();
+        } else if (running.isPresent()) {
             System.err.println("tablescan: the same export is running on the cluster as scan " + running.get().scanId()
                     + ": following it instead of starting another");
             totals = running.get().ended() ? running.get() : follow(cluster, running.get().spec(), options);
@@ -75,6 +80,19 @@ final class ClusterExport {
             ScanTotals totals = reader.latest(scan.get());
             return totals.started() && ExportTarget.of(totals.spec()).isPresent() ? Optional.of(totals)
                     : Optional.empty();
+        }
+    }
+
+    /** The export of the same table that finished on this cluster into the target, if its manifest is there. */
+    private static Optional<ScanTotals> finished(KafkaSettings cluster, BackupStore store, ScanSpec draft) {
+        if (!store.exists(Manifest.NAME)) {
+            return Optional.empty();
+        }
+        String scanId = Manifest.parse(store.read(Manifest.NAME)).scanId();
+        try (ScanStatusReader reader = new ScanStatusReader(cluster)) {
+            ScanTotals totals = reader.latest(scanId);
+            return totals.started() && ExportTarget.of(totals.spec()).isPresent()
+                    && totals.spec().getSource().equals(draft.getSource()) ? Optional.of(totals) : Optional.empty();
         }
     }
 
@@ -132,7 +150,9 @@ final class ClusterExport {
     private static int awaitFiles(KafkaSettings cluster, BackupStore store, ScanTotals totals, Interrupt interrupt) {
         String runId = ExportTarget.of(totals.spec()).orElseThrow().runId();
         int partitions = partitionCount(cluster, totals.scanId());
-        System.out.println("the cluster's copy-workers are writing the data files to " + store.describe() + "...");
+        if (!ClusterExportFiles.ended(store, runId)) {
+            System.out.println("the cluster's copy-workers are writing the data files to " + store.describe() + "...");
+        }
         long started = System.nanoTime();
         long nextReport = started + REPORT_EVERY_NANOS;
         try {
