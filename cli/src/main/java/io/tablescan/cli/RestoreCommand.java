@@ -41,7 +41,7 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ExportSourceOptions from = new ExportSourceOptions();
 
-    @ArgGroup(multiplicity = "1")
+    @ArgGroup(multiplicity = "0..1")
     Which which;
 
     static final class Which {
@@ -85,6 +85,9 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
     public Integer call() {
         if (parallel < 1 || parallel > 8) {
             throw new UserError(UserError.USAGE, "--parallel must be 1 to 8");
+        }
+        if (which == null) {
+            throw new UserError(UserError.USAGE, "give one of --set ID, --latest and --at TIME");
         }
         Checks.bootstrapServers(kafka);
         BackupSets sets = new BackupSets(from.open(env));

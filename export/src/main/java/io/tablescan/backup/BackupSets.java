@@ -17,6 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * the indexes; a set folder without one is a set that never finished (or is being written).
  */
 public final class BackupSets {
+    private static final java.util.regex.Pattern SET_FOLDER =
+            java.util.regex.Pattern.compile("\\d{8}T\\d{6}Z-[0-9a-f]{4}/");
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -57,11 +59,14 @@ public final class BackupSets {
         return root.at(id).at(table + ".keys");
     }
 
-    /** Every set folder, oldest first, with its index when it has one. */
+    /**
+     * Every set folder, oldest first, with its index when it has one. Only folders named as set ids are sets: other
+     * folders in the same place (an export, say) are never listed, shown or pruned.
+     */
     public List<Listed> list() {
         List<Listed> sets = new ArrayList<>();
         for (String name : root.list()) {
-            if (!name.endsWith("/")) {
+            if (!SET_FOLDER.matcher(name).matches()) {
                 continue;
             }
             String id = name.substring(0, name.length() - 1);

@@ -50,6 +50,8 @@ class BackupSetsTest {
             sets.table(unfinished, "T").write("manifest.json", new byte[] {1});
         }
 
+        new FolderStore(folder.resolve("2019-export")).prepare(); // not a set: never listed, never pruned
+        new FolderStore(folder.resolve("2019-export")).write("manifest.json", new byte[] {1});
         assertThat(sets.list()).extracting(BackupSets.Listed::complete).containsExactly(false, true, false);
         assertThat(sets.expired(1, null, NOW)).containsExactly("20261119T000000Z-0000");
         assertThatThrownBy(() -> sets.read("20261121T000000Z-0002")).isInstanceOf(BackupException.class)
