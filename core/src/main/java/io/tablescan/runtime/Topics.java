@@ -132,9 +132,24 @@ public final class Topics {
      */
     public static void ensure(Admin admin, Namespace namespace, int partitions, Optional<Short> replication,
             Duration deadline) {
+        ensure(admin, namespace, name -> partitions, replication, deadline);
+    }
+
+    /**
+     * As {@link #ensure(Admin, Namespace, int, Optional, Duration)} for a run on a broker in this process: the work
+     * items' topics with {@link #LOCAL_PARTITIONS}, the others with one partition each (one scan's events, status
+     * and control share a partition by its id anyway; the rest are read whole).
+     */
+    public static void ensureLocal(Admin admin, Namespace namespace, Duration deadline) {
+        List<String> work = List.of(namespace.prefixQueries(), namespace.partitionQueries(), namespace.entityBatches());
+        ensure(admin, namespace, name -> work.contains(name) ? LOCAL_PARTITIONS : 1, Optional.empty(), deadline);
+    }
+
+    private static void ensure(Admin admin, Namespace namespace, java.util.function.ToIntFunction<String> partitions,
+            Optional<Short> replication, Duration deadline) {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : namespace.topics()) {
-            NewTopic topic = new NewTopic(name, Optional.of(partitions), replication);
+            NewTopic topic = new NewTopic(name, Optional.of(partitions.applyAsInt(name)), replication);
             topic.configs(namespace.compacted().contains(name)
                     ? Map.of("cleanup.policy", "compact", "segment.ms", "3600000", "min.cleanable.dirty.ratio", "0.1")
                     : Map.of("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES)));

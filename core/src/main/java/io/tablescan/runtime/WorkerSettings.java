@@ -228,8 +228,12 @@ public final class WorkerSettings {
         }
     }
 
-    /** Creates the pipeline's topics if missing. */
+    /** Creates the pipeline's topics if missing (on a broker in this process: see {@link Topics#ensureLocal}). */
     public void ensureTopics(org.apache.kafka.clients.admin.Admin admin) {
+        if (kafka.inProcess() && topicPartitions == Topics.LOCAL_PARTITIONS && topicReplication.isEmpty()) {
+            Topics.ensureLocal(admin, kafka.namespace(), Duration.ofSeconds(60));
+            return;
+        }
         Topics.ensure(admin, kafka.namespace(), topicPartitions, topicReplication, Duration.ofSeconds(60));
     }
 }

@@ -99,9 +99,11 @@ public final class ScanLedger implements AutoCloseable, Health {
         if (!props.containsKey(StreamsConfig.REPLICATION_FACTOR_CONFIG)) {
             // Its changelog as durable as the pipeline's topics: a store of one replica stops the ledger for good
             // when that replica's broker is lost.
-            short replication;
-            try (Admin admin = Admin.create(kafka.admin())) {
-                replication = TopicReplication.of(admin);
+            short replication = 1; // a broker in this process is the only one: no client to ask
+            if (!kafka.inProcess()) {
+                try (Admin admin = Admin.create(kafka.admin())) {
+                    replication = TopicReplication.of(admin);
+                }
             }
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replication);
             TopicReplication.durability(replication).forEach((name, value) -> props.put(StreamsConfig.topicPrefix(name), value));

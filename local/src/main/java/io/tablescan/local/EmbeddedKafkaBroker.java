@@ -128,10 +128,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    /** A node's configuration; {@code replicas} of the coordinators' topics (2 in sync where there are 3). */
+    /**
+     * A node's configuration; {@code replicas} of the coordinators' topics (2 in sync where there are 3). A single
+     * node's coordinator topics have one partition each: one process's few groups and producers need no more, and
+     * each partition is files to create, load and close.
+     */
     static Map<String, String> config(int nodeId, String voters, int clientPort, int controllerPort, Path data,
             int replicas) {
         String inSync = Integer.toString(replicas >= 3 ? 2 : 1);
+        String coordinatorPartitions = replicas == 1 ? "1" : "5";
         return Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
                 Map.entry("node.id", Integer.toString(nodeId)),
@@ -144,10 +149,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("log.dirs", data.toString()),
                 Map.entry("auto.create.topics.enable", "false"),
                 Map.entry("offsets.topic.replication.factor", Integer.toString(replicas)),
-                Map.entry("offsets.topic.num.partitions", "5"),
+                Map.entry("offsets.topic.num.partitions", coordinatorPartitions),
                 Map.entry("transaction.state.log.replication.factor", Integer.toString(replicas)),
                 Map.entry("transaction.state.log.min.isr", inSync),
-                Map.entry("transaction.state.log.num.partitions", "5"),
+                Map.entry("transaction.state.log.num.partitions", coordinatorPartitions),
                 Map.entry("share.coordinator.state.topic.replication.factor", Integer.toString(replicas)),
                 Map.entry("share.coordinator.state.topic.min.isr", inSync),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),

@@ -1,14 +1,18 @@
 package io.tablescan.runner;
 
 import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Topics;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
- * An embedded broker starting on a thread of its own while the command checks its source and destination (the
- * checks wait on the network, the start mostly on the CPU): the broker is taken once the checks pass, and closed
- * when they fail, or when the JVM exits before it was taken (Ctrl-C during the checks), so that neither the broker
- * nor its data directory outlives the command.
+ * An embedded broker starting on a thread of its own, and the pipeline's topics created on it, while the command
+ * checks its source and destination (the checks wait on the network, the start mostly on the CPU): the broker is
+ * taken once the checks pass, and closed when they fail, or when the JVM exits before it was taken (Ctrl-C during
+ * the checks), so that neither the broker nor its data directory outlives the command.
  */
 public final class BrokerStart implements AutoCloseable {
     private final CompletableFuture<EmbeddedKafkaBroker> broker = new CompletableFuture<>();
@@ -28,12 +32,27 @@ public final class BrokerStart implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(start.closeOnExit);
         Thread.ofPlatform().name("kafka-start").daemon().start(() -> {
             try {
-                start.broker.complete(EmbeddedKafkaBroker.start(0, dir));
+                EmbeddedKafkaBroker started = EmbeddedKafkaBroker.start(0, dir);
+                createTopics(started);
+                start.broker.complete(started);
             } catch (Throwable e) {
                 start.broker.completeExceptionally(e);
             }
         });
         return start;
+    }
+
+    /**
+     * The pipeline's topics, created while the checks still run (the pipeline finds them there); when this fails,
+     * the pipeline creates them and says why.
+     */
+    private static void createTopics(EmbeddedKafkaBroker broker) {
+        KafkaSettings kafka = KafkaSettings.inProcess(broker.bootstrapServers());
+        try (Admin admin = kafka.newAdmin()) {
+            Topics.ensureLocal(admin, kafka.namespace(), Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            // left to the pipeline's own creation
+        }
     }
 
     /** The started broker, the caller's to close from now on; waits for its start. */

@@ -53,11 +53,14 @@ final class LocalJobRun {
             ended = !outcome.interrupted();
             return after.apply(kafka, outcome);
         } finally {
+            Timeline.mark("broker stop");
             if (ended || !state.resumable()) {
                 state.finish();
             } else {
                 state.close();
             }
+            Timeline.mark("state");
+            Timeline.log();
         }
     }
 
