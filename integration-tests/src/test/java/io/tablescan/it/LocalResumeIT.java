@@ -20,33 +20,51 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.security.MessageDigest;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * A local job killed with SIGKILL at about half and run again with the same command resumes its scan on the kept
  * broker data: the result is exact, the source is not read again from the start, and the state folder is gone
- * after. Also: a second run of a running job is refused, --restart starts over, `jobs` lists and removes.
+ * after. The source's rows read, counted by a proxy in front of Azurite, by the killed run and its rerun together
+ * are at most 1.3 times one uninterrupted run's. Also: a second run of a running job is refused, --restart starts
+ * over, `jobs` lists and removes.
  */
 class LocalResumeIT {
     private static final int ROWS = 2_000;
     private static final Pattern ROWS_DONE = Pattern.compile("(?m)^  .*items done .*?, ([\\d,]+) rows, ");
     private static final Pattern READS = Pattern.compile("requests:\\s+([\\d,]+) reads? of the source");
+    private static final String SOURCE = "resumesource";
+    /** The runs' way to the source: counts the rows each query returned. */
+    private static CountingProxy proxy;
 
     @BeforeAll
-    static void source() {
-        SampleTable.write(LocalServices.store(), "resumesource", SampleTable.rows(ROWS), 8);
+    static void source() throws Exception {
+        SampleTable.write(LocalServices.store(), SOURCE, SampleTable.rows(ROWS), 8);
+        proxy = CountingProxy.start(LocalServices.azurite());
+    }
+
+    @AfterAll
+    static void stopProxy() {
+        proxy.close();
     }
 
     /** Every table request answered 500 ms late: a run lasts long enough to be killed in the middle. */
     private static Map<String, String> slow() {
         return Map.of("TABLESCAN_FAULT_RATE", "1", "TABLESCAN_FAULT_KINDS", "slow",
-                "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString());
+                "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", proxy.connectionString());
     }
 
     /** The rerun: the same command, at full speed. */
     private static Map<String, String> fast() {
-        return Map.of("TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString());
+        return Map.of("TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", proxy.connectionString());
     }
 
     private static List<String> args(Path state, String... more) {
@@ -61,6 +79,7 @@ class LocalResumeIT {
         Path state = InterruptIT.temporaryFolder("resume-copy-state");
         List<String> copy = args(state, "copy", "--dest-table", "resumecopy");
         try (ChildProcesses children = new ChildProcesses("resume-copy")) {
+            long before = proxy.rowsRead(SOURCE);
             Process first = start(children, "first", slow(), copy);
             awaitProgress(children, "first", first);
             // the same job a second time, while it runs: refused, the running one untouched
@@ -81,14 +100,17 @@ class LocalResumeIT {
             assertExact("resumecopy");
             assertThat(jobDirs(state)).as("the state of a finished job goes").isEmpty();
             long resumedReads = reads(out);
+            long bothRuns = proxy.rowsRead(SOURCE) - before;
 
             // killed again, then run with --restart: a new scan from the start, and its reads are one run's
             Process third = start(children, "third", slow(), copy);
             killMidway(children, "third", third);
             List<String> restart = new ArrayList<>(copy);
             restart.add("--restart");
+            long beforeFourth = proxy.rowsRead(SOURCE);
             Process fourth = start(children, "fourth", fast(), restart);
             assertThat(fourth.waitFor(3, TimeUnit.MINUTES)).as(children.output("fourth")).isTrue();
+            long oneRun = proxy.rowsRead(SOURCE) - beforeFourth;
             String again = children.output("fourth");
             assertThat(fourth.exitValue()).as(again).isZero();
             assertThat(again).doesNotContain("resuming scan").contains(String.format("rows read:     %,d", ROWS));
@@ -96,6 +118,7 @@ class LocalResumeIT {
             assertThat(jobDirs(state)).isEmpty();
             assertThat(resumedReads).as("the killed run and its resumption read the source about once")
                     .isLessThanOrEqualTo((long) (reads(again) * 1.3));
+            assertWithinBound("copy", bothRuns, oneRun);
         }
     }
 
@@ -104,7 +127,9 @@ class LocalResumeIT {
         Path state = InterruptIT.temporaryFolder("resume-export-state");
         Path folder = InterruptIT.temporaryFolder("resume-export-files");
         List<String> export = args(state, "export", "--to", folder.toString());
+        Path uninterrupted = InterruptIT.temporaryFolder("resume-export-once");
         try (ChildProcesses children = new ChildProcesses("resume-export")) {
+            long before = proxy.rowsRead(SOURCE);
             Process first = start(children, "first", slow(), export);
             killMidway(children, "first", first);
             assertThat(folder.resolve(ExportClaim.NAME)).as("the killed run's claim").exists();
@@ -114,7 +139,15 @@ class LocalResumeIT {
             String out = children.output("second");
             assertThat(second.exitValue()).as(out).isZero();
             assertThat(out).contains("resuming scan ").contains(String.format("exported %,d rows", ROWS));
+            long bothRuns = proxy.rowsRead(SOURCE) - before;
+
+            long beforeOnce = proxy.rowsRead(SOURCE);
+            Process once = start(children, "once", fast(), args(state, "export", "--to", uninterrupted.toString()));
+            assertThat(once.waitFor(3, TimeUnit.MINUTES)).as(children.output("once")).isTrue();
+            assertThat(once.exitValue()).as(children.output("once")).isZero();
+            assertWithinBound("export", bothRuns, proxy.rowsRead(SOURCE) - beforeOnce);
         }
+        assertExportExact(folder);
         assertThat(folder.resolve(Manifest.NAME)).exists();
         assertThat(folder.resolve(ExportClaim.NAME)).doesNotExist();
         assertThat(jobDirs(state)).isEmpty();
@@ -182,6 +215,40 @@ class LocalResumeIT {
         Matcher m = READS.matcher(out);
         assertThat(m.find()).as(out).isTrue();
         return Long.parseLong(m.group(1).replace(",", ""));
+    }
+
+    /** The source's rows read by a killed run and its rerun together: at most 1.3 times one uninterrupted run's. */
+    private static void assertWithinBound(String job, long bothRuns, long oneRun) {
+        System.out.printf("resume figures: %s: rows read by the killed run and its rerun %,d, by one uninterrupted "
+                + "run %,d (%.2fx)%n", job, bothRuns, oneRun, bothRuns / (double) oneRun);
+        assertThat(oneRun).as("one run reads the table").isGreaterThanOrEqualTo(ROWS);
+        assertThat(bothRuns).as(job + ": rows read by both runs, one run read " + oneRun)
+                .isLessThanOrEqualTo((long) (oneRun * 1.3));
+    }
+
+    /** Without the tool: the manifest's counts and hashes hold, and the files hold the source's keys, once each. */
+    private static void assertExportExact(Path folder) throws Exception {
+        Manifest manifest = Manifest.parse(Files.readAllBytes(folder.resolve(Manifest.NAME)));
+        assertThat(manifest.totalRows()).isEqualTo(ROWS);
+        ObjectMapper json = new ObjectMapper();
+        List<String> exported = new ArrayList<>();
+        for (Manifest.DataFile file : manifest.files()) {
+            byte[] data = Files.readAllBytes(folder.resolve(file.name()));
+            assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data)))
+                    .isEqualTo(file.sha256());
+            List<String> lines = BackupIT.gunzip(data).lines().toList();
+            assertThat(lines).hasSize((int) file.rows());
+            for (String line : lines) {
+                JsonNode row = json.readTree(line);
+                exported.add(row.get("PartitionKey").asText() + "\u0000" + row.get("RowKey").asText());
+            }
+        }
+        Set<String> source = new HashSet<>();
+        RestTableReader.fromConnectionString(LocalServices.azurite().connectionString()).rows(SOURCE)
+                .forEachRemaining(r -> source.add(r.partitionKey() + "\u0000" + r.rowKey()));
+        assertThat(source).hasSize(ROWS);
+        assertThat(exported).hasSize(ROWS).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(exported)).isEqualTo(source);
     }
 
     private static void assertExact(String copy) {

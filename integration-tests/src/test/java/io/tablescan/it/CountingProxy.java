@@ -1,0 +1,117 @@
+package io.tablescan.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.tablescan.local.AzuriteServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A reverse proxy in front of Azurite's table endpoint that counts, per table, the rows its queries returned: what
+ * the source served, whatever the tool's own counters say (they count only committed work). Loopback only.
+ */
+final class CountingProxy implements AutoCloseable {
+    private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "expect", "upgrade",
+            "transfer-encoding", "keep-alive");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final AzuriteServer azurite;
+    private final URI origin;
+    private final HttpServer server;
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final Map<String, LongAdder> rows = new ConcurrentHashMap<>();
+
+    private CountingProxy(AzuriteServer azurite) throws IOException {
+        this.azurite = azurite;
+        URI endpoint = URI.create(azurite.endpoint());
+        this.origin = URI.create(endpoint.getScheme() + "://" + endpoint.getAuthority());
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(threads);
+        server.createContext("/", this::forward);
+        server.start();
+    }
+
+    static CountingProxy start(AzuriteServer azurite) throws IOException {
+        return new CountingProxy(azurite);
+    }
+
+    /** Azurite's connection string, with the table endpoint on this proxy. */
+    String connectionString() {
+        return azurite.connectionString().replace(origin.toString(),
+                "http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** Rows the queries of {@code table} returned so far. */
+    long rowsRead(String table) {
+        LongAdder n = rows.get(table);
+        return n == null ? 0 : n.sum();
+    }
+
+    private void forward(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            HttpRequest.Builder request = HttpRequest.newBuilder(origin.resolve(exchange.getRequestURI().toString()))
+                    .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofByteArray(body));
+            exchange.getRequestHeaders().forEach((name, values) -> {
+                if (!HOP_BY_HOP.contains(name.toLowerCase())) {
+                    values.forEach(value -> request.header(name, value));
+                }
+            });
+            HttpResponse<byte[]> response;
+            try {
+                response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+            count(exchange, response);
+            response.headers().map().forEach((name, values) -> {
+                if (!HOP_BY_HOP.contains(name.toLowerCase()) && !name.startsWith(":")) {
+                    exchange.getResponseHeaders().put(name, List.copyOf(values));
+                }
+            });
+            byte[] answer = response.body();
+            exchange.sendResponseHeaders(response.statusCode(), answer.length == 0 ? -1 : answer.length);
+            if (answer.length > 0) {
+                exchange.getResponseBody().write(answer);
+            }
+        }
+    }
+
+    /** A query of a table: GET /account/table or /account/table(), answered with {"value": [rows]}. */
+    private void count(HttpExchange exchange, HttpResponse<byte[]> response) {
+        String[] path = exchange.getRequestURI().getPath().split("/");
+        if (!exchange.getRequestMethod().equals("GET") || response.statusCode() != 200 || path.length != 3) {
+            return;
+        }
+        String table = path[2].replaceFirst("\\(.*$", "");
+        try {
+            JsonNode value = JSON.readTree(response.body()).get("value");
+            if (value != null && value.isArray() && !table.equals("Tables")) {
+                rows.computeIfAbsent(table, t -> new LongAdder()).add(value.size());
+            }
+        } catch (IOException e) {
+            // not JSON: not a query's page
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        threads.shutdownNow();
+    }
+}
