@@ -31,7 +31,9 @@ import java.util.function.Predicate;
  * A table service in memory that keeps the real service's rules: rows in ordinal UTF-16 order of
  * PartitionKey then RowKey, at most 1,000 rows a page, continuations of the service's shape, batches of one
  * partition. With an {@link Adversary} it also pages the way Azure may and Azurite never does: short pages
- * and empty pages that still carry a continuation, and continuations without a NextRowKey.
+ * and empty pages that still carry a continuation, and continuations without a NextRowKey. A test double of the
+ * whole service (queries, batches, conditional writes and deletes), kept in one class of about 400 lines so that
+ * its rules are read in one place; it is not on the tool's data flow.
  */
 public final class InMemoryTableStore implements TableStore {
     /** Seeded misbehaviour, all of it within what the service is documented to do. */
