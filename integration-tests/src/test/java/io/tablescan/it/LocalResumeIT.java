@@ -217,13 +217,18 @@ class LocalResumeIT {
         return Long.parseLong(m.group(1).replace(",", ""));
     }
 
-    /** The source's rows read by a killed run and its rerun together: at most 1.3 times one uninterrupted run's. */
+    /**
+     * The source's rows read by a killed run and its rerun together: at most 1.3 times one uninterrupted run's, plus
+     * eight pages of 20 rows. What a rerun reads again is the pages in flight at the kill, a fixed few: on this
+     * 2,000-row table they alone came to 1.22 to 1.28 times (on 100,000 rows an export's are 1.15 times, see
+     * docs/performance.md), so the allowance keeps the check about re-reading finished ranges, not about timing.
+     */
     private static void assertWithinBound(String job, long bothRuns, long oneRun) {
         System.out.printf("resume figures: %s: rows read by the killed run and its rerun %,d, by one uninterrupted "
                 + "run %,d (%.2fx)%n", job, bothRuns, oneRun, bothRuns / (double) oneRun);
         assertThat(oneRun).as("one run reads the table").isGreaterThanOrEqualTo(ROWS);
         assertThat(bothRuns).as(job + ": rows read by both runs, one run read " + oneRun)
-                .isLessThanOrEqualTo((long) (oneRun * 1.3));
+                .isLessThanOrEqualTo((long) (oneRun * 1.3) + 8 * 20);
     }
 
     /** Without the tool: the manifest's counts and hashes hold, and the files hold the source's keys, once each. */
