@@ -110,7 +110,9 @@ class RateCapIT {
     @Test
     void aScanStartedWithoutACapIsCappedByAThrottle() {
         var store = LocalServices.store();
-        List<Row> rows = rows(24, 500); // uncapped, Azurite serves a few thousand rows/s until the cap holds
+        // Uncapped, Azurite serves a few thousand rows/s until the cap holds; 16,000 rows leave more than 15 s of
+        // reads after it even on a loaded machine (12,000 left 12.3 s once).
+        List<Row> rows = rows(32, 500);
         SampleTable.write(store, "rateuncapped", rows, 16);
         KafkaSettings kafka = KafkaSettings.of(LocalServices.broker().bootstrapServers());
         ScanSpec built = ScanSpecs.copy().from(new TableRef("emulator", "rateuncapped"))
