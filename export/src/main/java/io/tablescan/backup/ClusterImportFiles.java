@@ -4,10 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.runtime.ScanEventBuilder;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.EntityBatch;
-import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -78,19 +76,10 @@ public final class ClusterImportFiles {
             Topics.ensure(admin, List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())),
                     Duration.ofSeconds(60));
         }
-        Serializer<SpecificRecord> serializer = kafka.valueSerializer();
-        String events = kafka.namespace().scanEvents();
         try (Producer<byte[], byte[]> producer = kafka.newProducer(kafka.namespace().group("import-" + UUID.randomUUID()))) {
             producer.initTransactions();
             producer.beginTransaction();
-            ScanEventBuilder event = new ScanEventBuilder(spec.getScanId()).started(spec);
-            for (long i = 0; i < batches; i++) {
-                event.emitted(ItemKind.ENTITY_BATCH);
-            }
-            ScanEvent started = event.build();
-            started.setRowsRead(rows); // the rows read from the files
-            producer.send(new ProducerRecord<>(events, spec.getScanId().getBytes(StandardCharsets.UTF_8),
-                    serializer.serialize(events, started)));
+            ImportSeeder.sendStart(producer, kafka, spec, batches, rows);
             for (Manifest.DataFile file : manifest.files()) {
                 FileItem item = new FileItem(spec.getScanId(), file, folder, container, prefix, account);
                 producer.send(new ProducerRecord<>(topic, file.name().getBytes(StandardCharsets.UTF_8), item.toJson()));

@@ -35,7 +35,6 @@ public final class ImportSeeder {
             long rows) {
         Serializer<SpecificRecord> serializer = kafka.valueSerializer();
         String topic = kafka.namespace().entityBatches();
-        String events = kafka.namespace().scanEvents();
         long[] sent = {0};
         try (Producer<byte[], byte[]> producer = kafka.newProducer(kafka.namespace().group("import-" + UUID.randomUUID()))) {
             producer.initTransactions();
@@ -43,14 +42,7 @@ public final class ImportSeeder {
             for (Manifest.DataFile file : manifest.files()) {
                 producer.beginTransaction();
                 if (first) {
-                    ScanEventBuilder event = new ScanEventBuilder(spec.getScanId()).started(spec);
-                    for (long i = 0; i < batches; i++) {
-                        event.emitted(ItemKind.ENTITY_BATCH);
-                    }
-                    ScanEvent started = event.build();
-                    started.setRowsRead(rows); // the rows read from the files
-                    producer.send(new ProducerRecord<>(events, spec.getScanId().getBytes(StandardCharsets.UTF_8),
-                            serializer.serialize(events, started)));
+                    sendStart(producer, kafka, spec, batches, rows);
                     first = false;
                 }
                 FileBatches batcher = new FileBatches(batch -> {
@@ -69,6 +61,20 @@ public final class ImportSeeder {
             throw new BackupException(BackupException.Kind.FAILED, "the files made " + sent[0] + " batches, "
                     + batches + " when checked: the import will not complete");
         }
+    }
+
+    /** The import's first event: it counts every batch the files make as emitted, and the rows read from them. */
+    static void sendStart(Producer<byte[], byte[]> producer, KafkaSettings kafka, ScanSpec spec, long batches,
+            long rows) {
+        String events = kafka.namespace().scanEvents();
+        ScanEventBuilder event = new ScanEventBuilder(spec.getScanId()).started(spec);
+        for (long i = 0; i < batches; i++) {
+            event.emitted(ItemKind.ENTITY_BATCH);
+        }
+        ScanEvent started = event.build();
+        started.setRowsRead(rows);
+        producer.send(new ProducerRecord<>(events, spec.getScanId().getBytes(StandardCharsets.UTF_8),
+                kafka.valueSerializer().serialize(events, started)));
     }
 
     static EntityBatch batch(ScanSpec spec, List<Row> rows) {
