@@ -163,7 +163,7 @@ public final class ProgressPrinter {
 
     /**
      * The rows the scan will have done, or 0. A cluster's import counts its rows as read at its start: their total
-     * is known to status and start --wait too.
+     * is known to status --watch too.
      */
     private long total(ScanTotals t) {
         var job = t.spec().getJob();
