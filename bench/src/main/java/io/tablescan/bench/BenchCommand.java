@@ -1,26 +1,17 @@
 package io.tablescan.bench;
 
-import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
-import io.tablescan.azure.AzureTableStore;
 import io.tablescan.cli.BenchPlaceholder;
-import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.ScanSpecs;
 import io.tablescan.cli.UserError;
 import io.tablescan.local.AzuriteServer;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runner.CopyRun;
 import io.tablescan.runner.RunOptions;
-import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
-import io.tablescan.status.Counters;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
-import io.tablescan.spi.TableStore;
-import io.tablescan.table.TableStores;
-import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.ScalabilityTargets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -43,10 +33,6 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = BenchPlaceholder.DESCRIPTION)
 final class BenchCommand implements Callable<Integer> {
-    /**
-     * What a scenario copies, how slow its table service is, the strategies it compares, and the requests in
-     * flight per writing and per reading worker.
-     */
     /** What a run checked: every strategy fails its run when its result is not exact. */
     static String outcome(String strategy) {
         return switch (strategy) {
@@ -57,6 +43,10 @@ final class BenchCommand implements Callable<Integer> {
         };
     }
 
+    /**
+     * What a scenario copies, how slow its table service is, the strategies it compares, and the requests in
+     * flight per writing and per reading worker.
+     */
     record Scenario(String name, int rows, Duration latency, ScalabilityTargets limits, List<String> strategies,
             int inFlight, int readInFlight) {}
 
@@ -221,136 +211,6 @@ final class BenchCommand implements Callable<Integer> {
     /** Runs one strategy once on fresh destination tables and checks the copy. */
     interface BenchRunner {
         Run run(String scenario, String strategy, int index) throws Exception;
-    }
-
-    /** In-memory tables: a generated source (no memory per row) and a destination that checks every write. */
-    record InMemoryRunner(EmbeddedKafkaBroker broker, Scenario scenario, GeneratedTable table, int inFlight,
-            int readInFlight, Map<String, Long> limits)
-            implements BenchRunner {
-        @Override
-        public Run run(String name, String strategy, int index) {
-            InMemoryTableStore source = new InMemoryTableStore(InMemoryTableStore.Adversary.NONE, scenario.latency())
-                    .limit(scenario.limits());
-            InMemoryTableStore destination = new InMemoryTableStore(InMemoryTableStore.Adversary.NONE,
-                    scenario.latency()).limit(scenario.limits());
-            source.attach("source", table);
-            CheckingTable copy = new CheckingTable(table);
-            destination.attach("copy", copy);
-            Accounts accounts = new Accounts(alias -> null).register("source", source).register("destination", destination);
-            Measured measured = limits == null
-                    ? copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight)
-                    // a capped run is measured as the service sees it: rows the source served, sampled every 250 ms
-                    : throughKafka(broker, accounts, copySpec(strategy, "copy", limits), inFlight, readInFlight,
-                            t -> source.rowsServed());
-            if (!measured.totals().complete() || !copy.exact()) {
-                throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + copy.missing()
-                        + " rows missing, " + copy.wrong() + " wrong writes");
-            }
-            if (scenario.limits().throttles()) {
-                ScanTotals t = measured.totals();
-                System.out.printf(Locale.ROOT, "  %,d requests throttled (503), %,d retried: %.4f retries a row%n",
-                        t.throttles(), t.retries(), (double) t.retries() / Math.max(1, t.rowsWritten()));
-            }
-            return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
-                    source.requests() + destination.requests(), measured.peakHeapMb(), measured.cpuSeconds(), measured.points());
-        }
-    }
-
-    /** One Azurite: the source filled once; a direct copy (no Kafka) or a copy through Kafka into a new table. */
-    static final class AzuriteRunner implements BenchRunner {
-        private final EmbeddedKafkaBroker broker;
-        private final TableStore store;
-        /** Drops each copy once checked: Azurite keeps tables in memory, and a fuller one is slower. */
-        private final TableServiceClient tables;
-        private final GeneratedTable table;
-        private final int inFlight;
-
-        AzuriteRunner(EmbeddedKafkaBroker broker, AzuriteServer azurite, GeneratedTable table, int inFlight) {
-            this.broker = broker;
-            this.store = TableStores.forCommand(AzureTableStore.fromConnectionString(azurite.connectionString()));
-            this.tables = new TableServiceClientBuilder().connectionString(azurite.connectionString()).buildClient();
-            this.table = table;
-            this.inFlight = inFlight;
-            System.out.printf("  filling Azurite with %,d rows...%n", table.size());
-            SampleTable.write(store, "source", table.all(), 16);
-        }
-
-        @Override
-        public Run run(String name, String strategy, int index) throws Exception {
-            String destination = strategy + "copy" + index;
-            Measured measured;
-            long requests;
-            if (strategy.equals("direct")) {
-                try (RunMeter heap = RunMeter.start()) {
-                    long start = System.nanoTime();
-                    List<String> keys = IntStream.range(0, table.partitionOf(table.size() - 1) + 1)
-                            .mapToObj(table::partitionKey).toList();
-                    requests = DirectCopy.copy(store, "source", store, destination, keys, inFlight, inFlight);
-                    double seconds = (System.nanoTime() - start) / 1e9;
-                    measured = new Measured(null, seconds,
-                            List.of(new double[] {0, 0}, new double[] {seconds, table.size()}), heap.megabytes(),
-                            heap.cpuSeconds());
-                }
-            } else {
-                Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
-                measured = copyThroughKafka(broker, accounts, strategy, destination, inFlight, inFlight);
-                requests = measured.totals().requests(); // reads and writes
-            }
-            TableComparer.Result check = TableComparer.compare(store, "source", store, destination);
-            if ((measured.totals() != null && !measured.totals().complete()) || !check.equal()) {
-                throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + check.examples());
-            }
-            tables.deleteTable(destination);
-            return new Run(name, strategy, check.sourceRows(), measured.seconds(), requests, measured.peakHeapMb(),
-                    measured.cpuSeconds(), measured.points());
-        }
-    }
-
-    /**
-     * One Azurite: a prefix copy of the source into a new table, then a verify of the source against it, which
-     * reads both tables; rows/s of each count the source's rows. The verify must find the tables equal.
-     */
-    static final class VerifyRunner implements BenchRunner {
-        private final EmbeddedKafkaBroker broker;
-        private final TableStore store;
-        private final TableServiceClient tables;
-        private final int inFlight;
-
-        VerifyRunner(EmbeddedKafkaBroker broker, AzuriteServer azurite, GeneratedTable table, int inFlight) {
-            this.broker = broker;
-            this.store = TableStores.forCommand(AzureTableStore.fromConnectionString(azurite.connectionString()));
-            this.tables = new TableServiceClientBuilder().connectionString(azurite.connectionString()).buildClient();
-            this.inFlight = inFlight;
-            System.out.printf("  filling Azurite with %,d rows...%n", table.size());
-            SampleTable.write(store, "source", table.all(), 16);
-        }
-
-        @Override
-        public Run run(String name, String strategy, int index) {
-            String copy = "verifycopy" + index;
-            Accounts accounts = new Accounts(alias -> null).register("source", store).register("destination", store);
-            if (strategy.equals("copy")) {
-                Measured measured = copyThroughKafka(broker, accounts, "prefix", copy, inFlight, inFlight);
-                if (!measured.totals().complete()) {
-                    throw new UserError(UserError.FAILED, "the copy did not complete");
-                }
-                return new Run(name, strategy, measured.totals().rowsWritten(), measured.seconds(),
-                        measured.totals().requests(), measured.peakHeapMb(), measured.cpuSeconds(), measured.points());
-            }
-            var spec = ScanSpecs.verify().from(new TableRef("source", "source")).to(new TableRef("destination", copy))
-                    .pageSize(1000).strategy(ScanStrategy.PREFIX).build();
-            Measured measured = throughKafka(broker, accounts, spec, inFlight, inFlight, ScanTotals::rowsRead);
-            ScanTotals t = measured.totals();
-            if (!t.complete()
-                    || t.counter(Counters.MISSING) + t.counter(Counters.DIFFERENT) + t.counter(Counters.EXTRA) > 0) {
-                throw new UserError(UserError.FAILED, "the verify found differences in an exact copy: "
-                        + t.counter(Counters.MISSING) + " missing, " + t.counter(Counters.DIFFERENT) + " different, "
-                        + t.counter(Counters.EXTRA) + " extra");
-            }
-            tables.deleteTable(copy);
-            return new Run(name, strategy, t.rowsRead(), measured.seconds(), t.requests(), measured.peakHeapMb(),
-                    measured.cpuSeconds(), measured.points());
-        }
     }
 
     record Measured(ScanTotals totals, double seconds, List<double[]> points, long peakHeapMb, double cpuSeconds) {}

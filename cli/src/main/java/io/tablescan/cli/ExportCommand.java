@@ -109,7 +109,8 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable))).build();
         String role = "export-" + draft.getScanId();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
-                .intoPrivateTopic("export to " + target.describe(), true);
+                .intoPrivateTopic("export to " + target.describe(), true)
+                .estimating(PreviousExport.find(to.folder, accountName(), draft));
         try (Interrupt interrupt = Interrupt.onSigint()) {
             return CopyRun.runHere(cluster, accounts, kafka -> {
                 String topic = kafka.namespace().topic(role);
@@ -151,10 +152,12 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         try {
             System.out.println("writing the data files to " + target.describe() + "...");
             java.util.concurrent.atomic.AtomicLong lastLine = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+            Eta eta = Eta.from(0);
             manifest = ExportFiles.write(kafka, topic, totals, target, runId, accountName, written -> {
                 long last = lastLine.get(); // called by each partition's reader: one line every 5 s, as copy's
                 if (System.nanoTime() - last >= 5_000_000_000L && lastLine.compareAndSet(last, System.nanoTime())) {
-                    System.out.printf("  %,d of %,d rows in files%n", written, totals.rowsRead());
+                    System.out.printf("  %,d of %,d rows in files%s%n", written, totals.rowsRead(),
+                            eta.suffix(written, totals.rowsRead()));
                 }
             });
         } catch (BackupException e) {

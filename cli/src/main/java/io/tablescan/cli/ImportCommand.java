@@ -130,7 +130,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         System.out.printf("writing %s in %,d batches through the workers%n",
                 ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
-                .fromFiles(from.describe());
+                .fromFiles(from.describe()).expecting(manifest.totalRows());
         Manifest checked = manifest;
         long batchCount = batches;
         try (JobState local = cluster == null ? state.open(env, from.describe() + " -> " + destTable) : null;

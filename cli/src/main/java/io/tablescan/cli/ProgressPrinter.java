@@ -28,6 +28,10 @@ public final class ProgressPrinter {
     private StallWatch stalls;
     /** The first differences a verify or mirror found, for its summary (null: none read). */
     private DifferenceReport differences;
+    /** The rows the scan will have done: known (an import's), estimated (a previous export's), or 0: unknown. */
+    private long totalRows;
+    private String estimatedFrom;
+    private final Eta eta;
 
     /**
      * Where the scan's workers run, for the hints: in this process, whose record of the scan (an embedded
@@ -57,6 +61,25 @@ public final class ProgressPrinter {
         this.terminal = terminal;
         this.clock = clock;
         this.sinceMillis = clock.getAsLong();
+        this.eta = new Eta(clock);
+    }
+
+    /** The scan will have done exactly {@code rows} rows (an import's): the lines show rows of the total, time left. */
+    ProgressPrinter expecting(long rows) {
+        this.totalRows = rows;
+        return this;
+    }
+
+    /**
+     * The rows a previous export of the same selection held, if one was found (see {@link PreviousExport}): the lines
+     * show the time left at that size.
+     */
+    ProgressPrinter estimating(Optional<PreviousExport> previous) {
+        previous.ifPresent(p -> {
+            totalRows = p.rows();
+            estimatedFrom = p.describe();
+        });
+        return this;
     }
 
     /** The lines of an import: rows read from the files of the export in {@code source} (a folder, a container). */
@@ -108,6 +131,9 @@ public final class ProgressPrinter {
         out.printf("scan %s: %s -> %s, page size %d%s%n", spec.getScanId(), spec.getSource().getTable(),
                 options.purpose() != null ? options.purpose() : target(spec, false), spec.getPageSize(),
                 selection(spec).map(s -> "; " + s).orElse(""));
+        if (estimatedFrom != null) {
+            out.printf("  time left estimated for %s, as many as %s holds%n", plural(totalRows, "row"), estimatedFrom);
+        }
     }
 
     void progress(ScanTotals t) {
@@ -123,7 +149,8 @@ public final class ProgressPrinter {
     }
 
     private void draw(ScanTotals t, long now) {
-        String line = t.started() ? line(t, now) : options.hints().inProcess() // this process's own ledger, just starting
+        String line = t.started() ? line(t, now, estimatedFrom == null ? total(t) : 0) + left(t)
+                : options.hints().inProcess() // this process's own ledger, just starting
                 ? "starting scan " + t.scanId() + "... " + clock(now - sinceMillis)
                 : "waiting for a ledger to record scan " + t.scanId() + "... " + clock(now - sinceMillis);
         if (terminal) {
@@ -132,6 +159,20 @@ public final class ProgressPrinter {
         } else { // no bar: its figures in words
             out.println("  " + (t.started() ? itemsDone(t) + ", " : "") + line);
         }
+    }
+
+    /**
+     * The rows the scan will have done, or 0. A cluster's import counts its rows as read at its start: their total
+     * is known to status --watch too.
+     */
+    private long total(ScanTotals t) {
+        var job = t.spec().getJob();
+        return totalRows > 0 ? totalRows : job != null && job.getOptions().containsKey("import.from") ? t.rowsRead() : 0;
+    }
+
+    /** ", about 0:42 left" while the scan runs, when its total is known or estimated and its rate too. */
+    private String left(ScanTotals t) {
+        return t.ended() ? "" : eta.suffix(t.rowsCopied(), total(t));
     }
 
     /** Ctrl-C was seen: the workers and the broker take a few seconds to stop and clean up. */
@@ -169,11 +210,16 @@ public final class ProgressPrinter {
         return new ScanSummary(out, options, differences).print(t);
     }
 
-    /** While the scan runs its clock runs too, also when no event comes (no worker running, a long page). */
-    static String line(ScanTotals t, long nowMillis) {
+    /**
+     * While the scan runs its clock runs too, also when no event comes (no worker running, a long page). With
+     * {@code total} > 0 the rows are of it: "1,200 of 5,000 rows, ...".
+     */
+    static String line(ScanTotals t, long nowMillis, long total) {
         long elapsed = t.ended() || !t.started() ? t.elapsedMillis()
                 : Math.max(t.elapsedMillis(), nowMillis - t.status().getStartMillis());
-        return String.format("%s, %,.0f rows/s, %s, %,d failed, %s", plural(t.rowsCopied(), "row"),
+        String rows = total > 0 ? String.format("%,d of %s", t.rowsCopied(), plural(total, "row"))
+                : plural(t.rowsCopied(), "row");
+        return String.format("%s, %,.0f rows/s, %s, %,d failed, %s", rows,
                 t.rowsPerSecond(), plural(t.openItems(), "open item"), t.itemsFailed(), clock(elapsed));
     }
 

@@ -131,6 +131,59 @@ class ProgressPrinterTest {
         assertThat(out()).as("1 root and 8 of 13 batches done").startsWith("  9 of 14 items done (64%), 480 rows,");
     }
 
+    /** {@link #running()} 5 s later: 2 more batches of 60 rows written. */
+    static ScanStatus later(ScanStatus running) {
+        ScanEventBuilder writes = new ScanEventBuilder("s1");
+        for (int i = 0; i < 2; i++) {
+            writes.done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(List.of(), 0, 60, 1));
+        }
+        return ScanFold.apply(running, at(T0 + 7_000, writes));
+    }
+
+    @Test
+    void anImportShowsItsRowsOfTheTotalAndOnceItsRateIsKnownTheTimeLeft() {
+        ProgressPrinter printer = printer(false).expecting(2_000);
+        now.set(T0 + 2_000);
+        printer.progress(new ScanTotals("s1", running()));
+        now.set(T0 + 7_000);
+        printer.progress(new ScanTotals("s1", later(running())));
+        List<String> lines = out().lines().toList();
+        assertThat(lines.get(0)).contains("480 of 2,000 rows, ").doesNotContain("left");
+        // 120 rows in 5 s: 24 rows/s, 1,400 rows to go
+        assertThat(lines.get(1)).contains("600 of 2,000 rows, ").endsWith(", about 0:59 left");
+        printer.summary(new ScanTotals("s1", completed(later(running()))));
+        assertThat(out().lines().skip(2).toList()).noneMatch(line -> line.contains(" left"));
+    }
+
+    @Test
+    void anExportEstimatesItsTimeLeftOnlyFromAPreviousExport() {
+        ProgressPrinter printer = printer(false).intoPrivateTopic("export to /backups/27", true)
+                .estimating(java.util.Optional.of(new PreviousExport(java.nio.file.Path.of("/backups/26"), 2_000)));
+        printer.progressHeader(spec());
+        now.set(T0 + 2_000);
+        printer.progress(new ScanTotals("s1", running()));
+        now.set(T0 + 7_000);
+        printer.progress(new ScanTotals("s1", later(running())));
+        assertThat(out()).contains("  time left estimated for 2,000 rows, as many as the export in /backups/26 holds\n")
+                .contains(" 600 rows, ").doesNotContain("of 2,000").contains(", about 0:59 left");
+
+        ProgressPrinter none = printer(false).estimating(java.util.Optional.empty());
+        bytes.reset();
+        none.progress(new ScanTotals("s1", running()));
+        now.set(T0 + 12_000);
+        none.progress(new ScanTotals("s1", later(running())));
+        assertThat(out()).doesNotContain(" left").doesNotContain("estimated");
+    }
+
+    @Test
+    void aClustersImportIsKnownByItsJobOptionsAndRowsReadAtTheStart() {
+        ScanStatus s = running();
+        s.getSpec().getJob().getOptions().put("import.from", "/backups/26");
+        s.setRowsRead(5_000);
+        printer(false).progress(new ScanTotals("s1", s));
+        assertThat(out()).contains("480 of 5,000 rows, ");
+    }
+
     @Test
     void theOpeningLineShowsTheSelection() {
         ScanSpec spec = spec();

@@ -145,6 +145,8 @@ class LocalResumeIT {
             Process once = start(children, "once", fast(), args(state, "export", "--to", uninterrupted.toString()));
             assertThat(once.waitFor(3, TimeUnit.MINUTES)).as(children.output("once")).isTrue();
             assertThat(once.exitValue()).as(children.output("once")).isZero();
+            assertThat(children.output("once")).as("the finished export next to it sizes this one").contains(
+                    String.format("time left estimated for %,d rows, as many as the export in %s holds", ROWS, folder));
             assertWithinBound("export", bothRuns, proxy.rowsRead(SOURCE) - beforeOnce);
         }
         assertExportExact(folder);

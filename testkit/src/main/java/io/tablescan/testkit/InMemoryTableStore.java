@@ -15,15 +15,12 @@ import io.tablescan.spi.TableStoreException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -31,9 +28,11 @@ import java.util.function.Predicate;
  * A table service in memory that keeps the real service's rules: rows in ordinal UTF-16 order of
  * PartitionKey then RowKey, at most 1,000 rows a page, continuations of the service's shape, batches of one
  * partition. With an {@link Adversary} it also pages the way Azure may and Azurite never does: short pages
- * and empty pages that still carry a continuation, and continuations without a NextRowKey. A test double of the
- * whole service (queries, batches, conditional writes and deletes), kept in one class of about 400 lines so that
- * its rules are read in one place; it is not on the tool's data flow.
+ * and empty pages that still carry a continuation, and continuations without a NextRowKey.
+ *
+ * <p>Over 300 lines on purpose: it is one fake of one service, whose paging, filters, Timestamps, ETags and
+ * conditional writes answer each other (a write's Timestamp is what a filter and an ETag see), so each rule is
+ * read next to the others; its default rows are {@link MapRows}.
  */
 public final class InMemoryTableStore implements TableStore {
     /** Seeded misbehaviour, all of it within what the service is documented to do. */
@@ -71,55 +70,6 @@ public final class InMemoryTableStore implements TableStore {
     }
 
     record RowId(String partitionKey, String rowKey) {}
-
-    private static final Comparator<RowId> ORDER =
-            Comparator.comparing(RowId::partitionKey).thenComparing(RowId::rowKey);
-
-    /** The default: every row in a concurrent sorted map. */
-    private static final class MapRows implements Rows {
-        private final NavigableMap<RowId, Row> rows = new ConcurrentSkipListMap<>(ORDER);
-        private final Map<RowId, Long> timestamps = new ConcurrentHashMap<>();
-
-        @Override
-        public Iterable<Row> from(String partitionKey, String rowKey) {
-            return rows.tailMap(new RowId(partitionKey, rowKey), true).values();
-        }
-
-        @Override
-        public String firstRowKey(String partitionKey) {
-            RowId first = rows.ceilingKey(new RowId(partitionKey, ""));
-            return first != null && first.partitionKey().equals(partitionKey) ? first.rowKey() : null;
-        }
-
-        @Override
-        public void put(Row row) {
-            rows.put(new RowId(row.partitionKey(), row.rowKey()), row);
-        }
-
-        @Override
-        public void put(Row row, long timestamp) {
-            RowId id = new RowId(row.partitionKey(), row.rowKey());
-            timestamps.put(id, timestamp);
-            rows.put(id, row);
-        }
-
-        @Override
-        public Long timestamp(Row row) {
-            return timestamps.get(new RowId(row.partitionKey(), row.rowKey()));
-        }
-
-        @Override
-        public List<Row> all() {
-            return List.copyOf(rows.values());
-        }
-
-        @Override
-        public boolean remove(String partitionKey, String rowKey) {
-            RowId id = new RowId(partitionKey, rowKey);
-            timestamps.remove(id);
-            return rows.remove(id) != null;
-        }
-    }
 
     private final Map<String, Rows> tables = new ConcurrentHashMap<>();
     private final AtomicLong lastWrite = new AtomicLong();

@@ -1,0 +1,57 @@
+package io.tablescan.cli;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * The time left for a known number of rows, at the rate of the last 10 seconds or so (since the first figure during
+ * the first 10). None until 5 seconds of figures are seen, while no row moves, and once the rows done reach the
+ * total (an estimated total was too low): never a made-up one.
+ */
+final class Eta {
+    static final long WARM_UP_MILLIS = 5_000;
+    static final long WINDOW_MILLIS = 10_000;
+    private final LongSupplier clock;
+    /** (millis, rows done), oldest first; the oldest is at most one figure beyond the window. */
+    private final ArrayDeque<long[]> seen = new ArrayDeque<>();
+
+    Eta(LongSupplier clock) {
+        this.clock = clock;
+    }
+
+    /** From now, with {@code done} rows done already. */
+    static Eta from(long done) {
+        Eta eta = new Eta(System::currentTimeMillis);
+        eta.left(done, 0);
+        return eta;
+    }
+
+    /** Notes {@code done} rows done now; the time left for {@code total}, when one can be known (total > 0). */
+    synchronized Optional<Duration> left(long done, long total) {
+        long now = clock.getAsLong();
+        seen.addLast(new long[] {now, done});
+        while (seen.size() > 2 && now - secondOldest() >= WINDOW_MILLIS) {
+            seen.removeFirst();
+        }
+        long[] first = seen.getFirst();
+        long millis = now - first[0];
+        long rows = done - first[1];
+        if (total <= 0 || done >= total || rows <= 0 || millis < WARM_UP_MILLIS) {
+            return Optional.empty();
+        }
+        return Optional.of(Duration.ofMillis((long) Math.ceil((total - done) * (double) millis / rows)));
+    }
+
+    /** ", about 1:05 left" when an estimate can be known, else nothing. */
+    String suffix(long done, long total) {
+        return left(done, total).map(d -> ", about " + ProgressPrinter.clock(d.toMillis() + 999) + " left").orElse("");
+    }
+
+    private long secondOldest() {
+        var it = seen.iterator();
+        it.next();
+        return it.next()[0];
+    }
+}

@@ -1,0 +1,48 @@
+package io.tablescan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The time left, on a fake clock: from the recent rate, and none where it cannot be known. */
+class EtaTest {
+    final AtomicLong now = new AtomicLong(1_000_000);
+    final Eta eta = new Eta(now::get);
+
+    private java.util.Optional<Duration> at(long seconds, long done, long total) {
+        now.set(1_000_000 + seconds * 1000);
+        return eta.left(done, total);
+    }
+
+    @Test
+    void noneDuringTheFirstFiveSecondsThenFromTheRate() {
+        assertThat(at(0, 0, 10_000)).isEmpty();
+        assertThat(at(4, 400, 10_000)).as("4 s of figures").isEmpty();
+        assertThat(at(5, 500, 10_000)).contains(Duration.ofSeconds(95)); // 100 rows/s, 9,500 to go
+        assertThat(eta.suffix(1_000, 10_000)).isEqualTo(", about 0:45 left"); // 200 rows/s from the start
+    }
+
+    @Test
+    void theRateIsTheLastTenSecondsNotTheWholeRun() {
+        at(0, 0, 100_000);
+        at(5, 500, 100_000); // 100 rows/s for a while
+        at(10, 1_000, 100_000);
+        at(15, 11_000, 100_000); // then 2,000 rows/s
+        at(20, 21_000, 100_000);
+        // the window's oldest figure is 10 s old: (21,000 - 1,000) / 10 s = 2,000 rows/s; 79,000 to go
+        assertThat(at(20, 21_000, 100_000)).contains(Duration.ofMillis(39_500));
+        assertThat(at(25, 31_000, 100_000)).as("window moved on: 2,000 rows/s").contains(Duration.ofMillis(34_500));
+    }
+
+    @Test
+    void noneWhenNothingMovesWithoutATotalOrPastAnEstimatedTotal() {
+        at(0, 100, 1_000);
+        assertThat(at(6, 100, 1_000)).as("no row moved").isEmpty();
+        assertThat(at(7, 200, 0)).as("no total").isEmpty();
+        assertThat(at(8, 1_000, 1_000)).as("done").isEmpty();
+        assertThat(at(9, 1_200, 1_000)).as("the estimated total was too low").isEmpty();
+        assertThat(eta.suffix(1_300, 1_000)).isEmpty();
+    }
+}
