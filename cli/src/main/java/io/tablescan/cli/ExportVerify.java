@@ -3,7 +3,6 @@ package io.tablescan.cli;
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.ExportComparer;
-import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.TopicExporter;
 import io.tablescan.runner.CopyRun;
@@ -31,9 +30,6 @@ import java.util.Objects;
  * partition at a time.
  */
 final class ExportVerify {
-    /** Files checked at once, as import's. */
-    private static final int CHECKERS = 4;
-
     private final BackupStore from;
     private final Path report;
 
@@ -96,18 +92,7 @@ final class ExportVerify {
 
     /** The manifest, and every file checked against it (size, SHA-256, every line, row count). */
     private Manifest checked() {
-        Importer importer = new Importer(from, CHECKERS);
-        try {
-            Manifest manifest = importer.manifest();
-            System.out.printf("checking %s in %s (%s of %s/%s, scan %s)%n",
-                    ProgressPrinter.plural(manifest.files().size(), "file"), from.describe(),
-                    ProgressPrinter.plural(manifest.totalRows(), "row"), manifest.sourceAccount(),
-                    manifest.sourceTable(), manifest.scanId());
-            importer.checkAll(manifest);
-            return manifest;
-        } catch (BackupException e) {
-            throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; nothing was compared"));
-        }
+        return ImportCommand.check(from, "nothing was compared").manifest();
     }
 
     /** The export's selection is the one compared: a selection option that says otherwise is refused. */

@@ -81,28 +81,9 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         BackupStore from = export.open(env);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
-        Importer importer = new Importer(from, CHECKERS);
-        Manifest manifest;
-        long batches;
-        try {
-            manifest = importer.manifest();
-            System.out.printf("checking %s in %s (%s of %s/%s, scan %s)%n",
-                    ProgressPrinter.plural(manifest.files().size(), "file"), from.describe(),
-                    ProgressPrinter.plural(manifest.totalRows(), "row"), manifest.sourceAccount(),
-                    manifest.sourceTable(), manifest.scanId());
-            batches = importer.checkAll(manifest);
-        } catch (BackupException e) {
-            throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; nothing was written"));
-        }
-        try {
-            dest.createTableIfNotExists(destTable);
-        } catch (TableStoreException e) {
-            throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
-                    + ": " + e.getMessage());
-        }
-        if (writeMode.replaces()) {
-            Checks.warnIfHoldsRows(dest, destTable, System.err);
-        }
+        Checked checked = check(from);
+        createTable(dest, destTable, writeMode);
+        long batches = checked.batches();
         if (batches == 0) {
             System.out.println("imported 0 rows (the export is empty) into " + destTable);
             return 0;
@@ -110,28 +91,21 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
         }
-        // The workers resolve both names to the destination: an import's batches read nothing.
-        String destName = destAccount != null ? destAccount : "destination";
-        Accounts accounts = new Accounts(name -> null).register(destName, dest).register("export", dest);
-        String sourceTable = manifest.sourceTable() != null
-                && io.tablescan.table.TableNames.problem(manifest.sourceTable()) == null ? manifest.sourceTable() : destTable;
+        Manifest manifest = checked.manifest();
         // On a cluster's workers when it has them and they resolve the export and the table by alias.
         boolean onCluster = cluster != null && where.onWorkers(destAccount != null
                 && (export.folder != null || export.account != null)) && ClusterJob.hasWorkers(cluster);
-        Map<String, String> jobOptions = new java.util.TreeMap<>(writeMode.options());
-        if (onCluster) { // which export: two imports of different exports are different jobs
-            jobOptions.put("import.from", from.describe());
-            jobOptions.put("import.scan", manifest.scanId());
-        }
-        ScanSpec spec = ScanSpecs.of(job, jobOptions).from(new TableRef(onCluster ? destName : "export", sourceTable))
-                .to(new TableRef(destName, destTable))
-                .limits(maxWriteRate == null ? null : Map.of(Direction.READ.key, 0L, Direction.WRITE.key, maxWriteRate))
-                .build();
+        ClusterImport onWorkers = onCluster ? new ClusterImport(job, writeMode.options(), from, export, checked,
+                destAccount, destTable, maxWriteRate) : null;
+        // The local workers resolve both names to the destination: an import's batches read nothing.
+        String destName = destAccount != null ? destAccount : "destination";
+        Accounts accounts = new Accounts(name -> null).register(destName, dest).register("export", dest);
+        ScanSpec spec = onCluster ? onWorkers.spec() : ClusterImport.spec(job, writeMode.options(), "export", manifest,
+                destName, destTable, maxWriteRate);
         System.out.printf("writing %s in %,d batches through the workers%n",
                 ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
                 .fromFiles(from.describe()).expecting(manifest.totalRows());
-        Manifest checked = manifest;
         long batchCount = batches;
         try (JobState local = cluster == null ? state.open(env, from.describe() + " -> " + destTable) : null;
                 Interrupt interrupt = Interrupt.onSigint()) {
@@ -141,15 +115,12 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
                 System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers()
                         + " (namespace " + cluster.namespace() + "): the import goes on if this command is killed; "
                         + "Ctrl-C cancels it");
-                String folder = export.folder == null ? null : java.nio.file.Path.of(export.folder).toAbsolutePath()
-                        .normalize().toString();
-                outcome = ClusterJob.run(cluster, spec, CliRun.options(printer, interrupt, env).withSeeder((k, s) ->
-                        ClusterImportFiles.seed(k, s, checked, batchCount, checked.totalRows(), folder,
-                                export.container, export.prefix, export.account))).outcome();
+                outcome = ClusterJob.run(cluster, spec, CliRun.options(printer, interrupt, env)
+                        .withSeeder(onWorkers.seeder())).outcome();
             } else {
                 outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
-                        .withState(local).withSeeder((k, s) -> ImportSeeder.seed(k, s, from, checked, batchCount,
-                                checked.totalRows())));
+                        .withState(local).withSeeder((k, s) -> ImportSeeder.seed(k, s, from, manifest, batchCount,
+                                manifest.totalRows())));
             }
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
@@ -165,6 +136,42 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         } catch (BackupException e) {
             throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; table " + destTable
                     + " may hold part of the import: run the same import again"));
+        }
+    }
+
+    /** An export whose every file was checked: its manifest, and how many batches its rows make. */
+    record Checked(Manifest manifest, long batches) {}
+
+    /** Checks every file against the manifest before any row is written: a bad export is one line, exit 1. */
+    static Checked check(BackupStore from) {
+        return check(from, "nothing was written");
+    }
+
+    /** The manifest and every file checked (size, SHA-256, every line, row count); {@code nothing} ends a failure. */
+    static Checked check(BackupStore from, String nothing) {
+        Importer importer = new Importer(from, CHECKERS);
+        try {
+            Manifest manifest = importer.manifest();
+            System.out.printf("checking %s in %s (%s of %s/%s, scan %s)%n",
+                    ProgressPrinter.plural(manifest.files().size(), "file"), from.describe(),
+                    ProgressPrinter.plural(manifest.totalRows(), "row"), manifest.sourceAccount(),
+                    manifest.sourceTable(), manifest.scanId());
+            return new Checked(manifest, importer.checkAll(manifest));
+        } catch (BackupException e) {
+            throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; " + nothing));
+        }
+    }
+
+    /** Creates the destination table if missing, and warns when a replacing import goes into rows already there. */
+    static void createTable(TableStore dest, String destTable, WriteModeOption writeMode) {
+        try {
+            dest.createTableIfNotExists(destTable);
+        } catch (TableStoreException e) {
+            throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
+                    + ": " + e.getMessage());
+        }
+        if (writeMode.replaces()) {
+            Checks.warnIfHoldsRows(dest, destTable, System.err);
         }
     }
 }

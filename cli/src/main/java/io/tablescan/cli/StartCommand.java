@@ -4,6 +4,7 @@ import io.tablescan.backup.BackupStore;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.runner.ClusterJob;
+import io.tablescan.runner.RunOptions;
 import io.tablescan.job.Job;
 import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
@@ -25,7 +26,9 @@ import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "start", mixinStandardHelpOptions = true,
         description = "Seeds a scan into a running cluster of workers and prints its scan id. The workers resolve "
@@ -34,11 +37,11 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
-    @Option(names = "--source-account", required = true, paramLabel = "ALIAS",
-            description = "Account alias of the source.")
+    @Option(names = "--source-account", paramLabel = "ALIAS", description = "Account alias of the source (every job "
+            + "but an import).")
     String sourceAccount;
 
-    @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to scan.")
+    @Option(names = "--source-table", paramLabel = "TABLE", description = "The table to scan.")
     String sourceTable;
 
     @Mixin
@@ -102,8 +105,21 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ExportTargetOptions export = new ExportTargetOptions();
 
+    @Mixin
+    ExportSourceOptions importFrom = new ExportSourceOptions();
+
+    @Spec
+    CommandSpec command;
+
     @Override
     public Integer call() {
+        if (importFrom.given() || importFrom.connectionString != null || importFrom.account != null) {
+            return StartImport.run(this);
+        }
+        if (sourceAccount == null || sourceTable == null) {
+            throw new UserError(UserError.USAGE, "start needs --source-account ALIAS and --source-table TABLE (or "
+                    + "--from DIR | --from-container NAME for an import)");
+        }
         Checks.tableName("--source-table", sourceTable);
         if (export.folder != null || export.container != null) {
             return export();
@@ -158,24 +174,32 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
                 : scan.applyTo(target.applyTo(ScanSpecs.of(job, jobOptions)
                 .from(new TableRef(sourceAccount, sourceTable)), destAccount)).sourceSecondary(sourceSecondary.secondary)
                 .build();
+        ProgressPrinter printer = new ProgressPrinter(System.out);
+        return startOrAttach(settings, spec, ScanStarter::start, printer, job.readsDestination());
+    }
+
+    /**
+     * Seeds {@code spec} unless the same job runs already (the ledger's scans), prints its scan id and, with --wait,
+     * follows it to its summary; Ctrl-C stops only the following.
+     */
+    int startOrAttach(KafkaSettings settings, ScanSpec spec, RunOptions.Seeder seeder, ProgressPrinter printer,
+            boolean readsDestination) {
         try (ScanStatusReader reader = new ScanStatusReader(settings)) {
-            // The same job running already (the ledger's scans): its scan id, not a second scan.
             Optional<ScanTotals> running = ClusterJob.running(reader, spec);
             String scanId = running.map(ScanTotals::scanId).orElse(spec.getScanId());
             if (running.isPresent()) {
                 System.err.println("tablescan: the same job is running on the cluster as scan " + scanId
                         + (await ? ": following it instead of starting another" : "; no other was started"));
             } else {
-                ScanStarter.start(settings, spec);
+                seeder.seed(settings, spec);
             }
             System.out.println(scanId);
             if (!await) {
                 return 0;
             }
-            ProgressPrinter printer = new ProgressPrinter(System.out)
-                    .hints(ProgressPrinter.Hints.cluster(settings.bootstrapServers()));
+            printer.hints(ProgressPrinter.Hints.cluster(settings.bootstrapServers()));
             ScanTotals totals = wait.await(reader, scanId, ScanTotals::ended, printer);
-            if (job.readsDestination() && totals.ended()) { // the differences it found, for its summary
+            if (readsDestination && totals.ended()) { // the differences it found, for its summary
                 printer.differences(DifferenceReport.read(settings, scanId, report));
             }
             return printer.summary(totals);

@@ -72,6 +72,18 @@ class ParameterErrorsTest {
     }
 
     @Test
+    void startOfAnImportTakesOnlyAnImportsOptionsAndNoConnectionString() {
+        assertSecretFree(Cli.run("start", "--from-container", "c", "--from-connection-string", CS, "--dest-account",
+                "b", "--dest-table", "def"), "start needs --from-account ALIAS with --from-container");
+        Cli.assertOneLine(Cli.run("start", "--from", "/tmp/x", "--source-table", "abc", "--dest-account", "b",
+                "--dest-table", "def"), UserError.USAGE, "--source-table does not go with --from or --from-container");
+        Cli.assertOneLine(Cli.run("start", "--from", "/tmp/x", "--dest-table", "def"), UserError.USAGE,
+                "an import needs --dest-table TABLE and --dest-account ALIAS");
+        Cli.assertOneLine(Cli.run("start", "--dest-account", "b", "--dest-table", "def"), UserError.USAGE,
+                "start needs --source-account ALIAS and --source-table TABLE");
+    }
+
+    @Test
     void suggestionsNeedAtMostTwoEdits() {
         assertThat(ParameterErrors.distance("cpy", "copy")).isEqualTo(1);
         assertThat(ParameterErrors.distance("stauts", "status")).isEqualTo(1);

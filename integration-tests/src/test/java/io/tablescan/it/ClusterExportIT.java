@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * file-writing stage starts changes nothing; the same command run again follows the job to its end (or, if it has
  * ended, prints its result). The export is then imported and compared over raw REST with its source, and nothing of the job is left: no claim, no index of
  * the files stage, no topic. import --kafka likewise: killed once its job started, the copy-workers send its files, and
- * the same command run again follows the job.
+ * the same command run again follows the job; and start --from starts that job, to which import --kafka attaches.
  */
 class ClusterExportIT {
     private static final int ROWS = 20_000;
@@ -78,6 +78,25 @@ class ClusterExportIT {
                 assertThat(FreePorts.await(() -> !topics(admin).contains(topic), Duration.ofSeconds(60), () -> true))
                         .as("the import's topic is deleted").isTrue();
             }
+
+            // start --from starts the same import job: the import command run next attaches to it
+            String[] started = {"start", "--from-container", "clusterexports", "--from-prefix", "one", "--from-account",
+                "backups", "--dest-account", "emulator", "--dest-table", "clusterexportstarted", "--kafka", kafka,
+                "--max-write-rate", "1000"};
+            assertThat(ClusterClientIT.run(cluster, "start-import", started)).as(cluster.children.output("start-import"))
+                    .isZero();
+            String startedScan = cluster.children.output("start-import").lines().map(String::trim)
+                    .filter(l -> l.matches("[\\w-]+")).reduce((a, b) -> b).orElseThrow(); // its scan id, on a line of its own
+            String[] attach = {"import", "--from-container", "clusterexports", "--from-prefix", "one", "--from-account",
+                "backups", "--dest-account", "emulator", "--dest-table", "clusterexportstarted", "--kafka", kafka,
+                "--max-write-rate", "1000"};
+            assertThat(ClusterClientIT.run(cluster, "import-3", attach)).as(cluster.children.output("import-3")).isZero();
+            assertThat(cluster.children.output("import-3"))
+                    .contains("the same job is running on the cluster as scan " + startedScan)
+                    .contains(String.format("imported %,d rows into clusterexportstarted", ROWS));
+            check = TableComparer.compare(rest, "clusterexportsource", rest, "clusterexportstarted");
+            assertThat(check.examples()).isEmpty();
+            assertThat(check.destinationRows()).isEqualTo(ROWS);
 
             BlobContainerClient container = new BlobServiceClientBuilder().connectionString(blob)
                     .serviceVersion(BlobStore.SERVICE_VERSION).buildClient().getBlobContainerClient("clusterexports");
