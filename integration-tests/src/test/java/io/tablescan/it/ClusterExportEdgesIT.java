@@ -118,9 +118,9 @@ class ClusterExportEdgesIT {
             assertThat(ScanAwait.ended(cluster.kafka, detachedScan, LONG).state()).isEqualTo(ScanState.COMPLETED);
 
             // tablescan cancel: the attached command fails in one line; the target has the failure, no manifest, no
-            // claim; the topic goes; the same export then runs again
-            String[] cancelled = export("edgea", "keyblob", "cancelled", kafka, "300");
-            Process client = cluster.children.start("cancelled", cluster.env, cancelled);
+            // claim; the topic goes; an export to that target then runs
+            Process client = cluster.children.start("cancelled", cluster.env, export("edgea", "keyblob", "cancelled",
+                    kafka, "100")); // 20 s: the cancel command starts well before the scan could end
             String cancelledScan = ClusterClientIT.awaitScan(cluster, "cancelled", client);
             ScanAwait.until(cluster.kafka, cancelledScan, s -> s.rowsRead() > 0, LONG);
             assertThat(ClusterClientIT.run(cluster, "cancel", "cancel", cancelledScan, "--kafka", kafka)).isZero();
@@ -133,7 +133,8 @@ class ClusterExportEdgesIT {
             assertThat(names(container, "cancelled/")).singleElement().asString()
                     .matches("cancelled/export-failed-[0-9a-f]+\\.json");
             awaitNoTopic(cluster, "export-" + cancelledScan);
-            assertThat(ClusterClientIT.run(cluster, "cancelled-again", cancelled)).isZero();
+            assertThat(ClusterClientIT.run(cluster, "cancelled-again", export("edgea", "keyblob", "cancelled", kafka,
+                    "0"))).isZero();
             assertThat(cluster.children.output("cancelled-again")).doesNotContain(cancelledScan)
                     .contains("exported 2,000 rows in");
 
