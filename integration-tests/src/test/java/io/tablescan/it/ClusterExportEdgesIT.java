@@ -149,6 +149,10 @@ class ClusterExportEdgesIT {
                     + "write the files to container edges under unreachable of account clientonly (this process knows "
                     + "no account alias 'clientonly'");
             assertThat(names(container, "unreachable/")).as("no claim left").isEmpty();
+            java.util.regex.Matcher m = SCAN.matcher(cluster.children.output("unreachable"));
+            assertThat(m.find()).isTrue();
+            assertThat(ClusterClientIT.run(cluster, "status", "status", m.group(1), "--kafka", kafka)).isZero();
+            assertThat(cluster.children.output("status")).contains("files:         none: a copy-worker cannot write");
 
             // The cluster's import of the SAS export, then: no secret in any process's output or any record
             String[] restore = {"import", "--from-container", "edges", "--from-prefix", "same", "--from-account",
