@@ -36,7 +36,7 @@ public final class ExportFileWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExportFileWorker.class);
     private static final Duration CHECK_EVERY = Duration.ofSeconds(2);
     private static final Duration RETRY_AFTER = Duration.ofSeconds(15);
-    /** Attempts at an export's files before it fails (about 75 s); a permanent failure fails it at once. */
+    /** Attempts in a row at a partition's files before the export fails (about 75 s); a permanent failure: one. */
     static final int ATTEMPTS = 6;
     /** Partitions written at once: gzip takes a core each, and each holds a Blob block or file buffer. */
     private static final int WRITERS = 2;
@@ -53,8 +53,8 @@ public final class ExportFileWorker implements AutoCloseable {
     private final Set<TopicPartition> taken = ConcurrentHashMap.newKeySet();
     /** Partitions whose last attempt failed, and when to try again. */
     private final Map<TopicPartition, Long> retryAt = new ConcurrentHashMap<>();
-    /** Failed attempts at each export (by topic) so far. */
-    private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+    /** Failed attempts in a row at each partition. */
+    private final Map<TopicPartition, Integer> failures = new ConcurrentHashMap<>();
     /** Exports given up here: their topics are being deleted. */
     private final Set<String> givenUp = ConcurrentHashMap.newKeySet();
     private final Thread thread;
@@ -142,10 +142,11 @@ public final class ExportFileWorker implements AutoCloseable {
             try {
                 task.accept(target.open(env));
                 retryAt.remove(tp);
+                failures.remove(tp);
             } catch (RuntimeException e) {
                 boolean permanent = e instanceof BackupException b && (b.kind() == BackupException.Kind.BAD_INPUT
                         || b.kind() == BackupException.Kind.DENIED);
-                int failed = failures.merge(tp.topic(), 1, Integer::sum);
+                int failed = failures.merge(tp, 1, Integer::sum);
                 if (permanent || failed >= ATTEMPTS) { // never retried silently forever: the export fails
                     givenUp.add(tp.topic());
                     ClusterExportFiles.giveUp(kafka, totals, "a copy-worker cannot write the files to "
