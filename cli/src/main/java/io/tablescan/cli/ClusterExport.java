@@ -27,7 +27,8 @@ import java.util.TreeMap;
  * changes nothing; the claim on the target names the job's scan, so the same export run again follows that job.
  */
 final class ClusterExport {
-    private static final long REPORT_EVERY_NANOS = 5_000_000_000L;
+    /** How long a command that lost the race for the claim waits for the winner's scan to start. */
+    private static final java.time.Duration START_WITHIN = java.time.Duration.ofSeconds(60);
 
     private ClusterExport() {}
 
@@ -41,9 +42,9 @@ final class ClusterExport {
             Map<String, String> env, ProgressPrinter printer, Interrupt interrupt) {
         printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));
         System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers() + " (namespace "
-                + cluster.namespace() + "): the export goes on if this command is killed; Ctrl-C cancels it");
+                + cluster.namespace() + "): the export goes on if this command is killed or Ctrl-C detaches it");
         RunOptions options = CliRun.options(printer, interrupt, env);
-        Optional<ScanTotals> running = following(cluster, store);
+        Optional<ScanTotals> running = following(cluster, store, draft);
         Optional<ScanTotals> finished = running.isPresent() ? Optional.empty() : finished(cluster, store, draft);
         ScanTotals totals;
         if (finished.isPresent()) { // run again after the job ended on the cluster: its result, not a refusal
@@ -53,9 +54,16 @@ final class ClusterExport {
         } else if (running.isPresent()) {
             System.err.println("tablescan: the same export is running on the cluster as scan " + running.get().scanId()
                     + ": following it instead of starting another");
-            totals = running.get().ended() ? running.get() : follow(cluster, running.get().spec(), options);
+            totals = running.get().ended() ? running.get() : follow(cluster, running.get().spec(), options, interrupt, printer);
         } else {
-            totals = follow(cluster, prepare(cluster, store, to, draft, sourceAlias, env), options);
+            Object started = claimOrFollow(cluster, store, to, draft, sourceAlias, env);
+            if (started instanceof ScanTotals other) { // the same export, started a moment ago by another command
+                System.err.println("tablescan: the same export is running on the cluster as scan " + other.scanId()
+                        + ": following it instead of starting another");
+            }
+            totals = started instanceof ScanSpec spec ? follow(cluster, spec, options, interrupt, printer)
+                    : ((ScanTotals) started).ended() ? (ScanTotals) started
+                    : follow(cluster, ((ScanTotals) started).spec(), options, interrupt, printer);
         }
         if (totals == null) {
             throw new UserError(UserError.INTERRUPTED, "interrupted: the export was cancelled on the cluster; no "
@@ -63,23 +71,49 @@ final class ClusterExport {
         }
         int code = printer.summary(totals);
         if (code != 0 || totals.state() != ScanState.COMPLETED) {
-            System.out.println("no manifest written: the scan did not complete, so " + store.describe()
-                    + " holds no finished export");
+            String runId = ExportTarget.of(totals.spec()).orElseThrow().runId();
+            String why = ClusterExportWait.failure(store, runId);
+            System.out.println("no manifest written: " + (why != null ? why + " (" + store.describe(
+                    ClusterExportFiles.failedName(runId)) + ")" : "the scan did not complete, so " + store.describe()
+                    + " holds no finished export"));
             return code == 0 ? UserError.FAILED : code;
         }
-        return awaitFiles(cluster, store, totals, interrupt);
+        return ClusterExportWait.files(cluster, store, totals, interrupt);
     }
 
-    /** The export on this cluster that holds the target's claim, if there is one. */
-    private static Optional<ScanTotals> following(KafkaSettings cluster, BackupStore store) {
-        Optional<String> scan = ExportClaim.clusterScan(store);
-        if (scan.isEmpty()) {
+    /**
+     * Claims the target for a new job (its spec), or, when another command claimed it a moment ago for the same
+     * export, that job's totals once it started; another export's claim refuses.
+     */
+    private static Object claimOrFollow(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft,
+            String sourceAlias, Map<String, String> env) {
+        try {
+            return prepare(cluster, store, to, draft, sourceAlias, env);
+        } catch (BackupException e) {
+            Optional<ScanTotals> same = e.kind() == BackupException.Kind.IN_USE ? following(cluster, store, draft)
+                    : Optional.empty();
+            if (same.isEmpty()) {
+                throw BackupLocations.error(e);
+            }
+            return same.get();
+        }
+    }
+
+    /**
+     * The export on this cluster that holds the target's claim, if it is this same export (the same options): a
+     * scan claimed for a moment ago is waited for (a while) until the ledger has it.
+     */
+    private static Optional<ScanTotals> following(KafkaSettings cluster, BackupStore store, ScanSpec draft) {
+        Optional<ExportClaim.ClusterHolder> holder = ExportClaim.clusterHolder(store);
+        if (holder.isEmpty() || holder.get().job() != null && !holder.get().job().equals(ClusterJob.identity(draft))) {
             return Optional.empty();
         }
+        String scan = holder.get().scanId();
         try (ScanStatusReader reader = new ScanStatusReader(cluster)) {
-            ScanTotals totals = reader.latest(scan.get());
-            return totals.started() && ExportTarget.of(totals.spec()).isPresent() ? Optional.of(totals)
-                    : Optional.empty();
+            ScanTotals totals = holder.get().job() == null ? reader.latest(scan)
+                    : reader.await(scan, ScanTotals::started, START_WITHIN, START_WITHIN, null);
+            return totals.started() && ExportTarget.of(totals.spec()).isPresent()
+                    && totals.spec().getSource().equals(draft.getSource()) ? Optional.of(totals) : Optional.empty();
         }
     }
 
@@ -99,14 +133,15 @@ final class ClusterExport {
     /** start without --wait: starts the export (or finds it running) and prints its scan id. */
     static int startOnly(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft,
             String sourceAlias, Map<String, String> env) {
-        Optional<ScanTotals> running = following(cluster, store);
-        if (running.isPresent()) {
-            System.err.println("tablescan: the same export is running on the cluster as scan " + running.get().scanId()
+        Optional<ScanTotals> running = following(cluster, store, draft);
+        Object started = running.isPresent() ? running.get() : claimOrFollow(cluster, store, to, draft, sourceAlias, env);
+        if (started instanceof ScanTotals other) {
+            System.err.println("tablescan: the same export is running on the cluster as scan " + other.scanId()
                     + "; no other was started");
-            System.out.println(running.get().scanId());
+            System.out.println(other.scanId());
             return 0;
         }
-        ScanSpec spec = prepare(cluster, store, to, draft, sourceAlias, env);
+        ScanSpec spec = (ScanSpec) started;
         io.tablescan.control.ScanStarter.start(cluster, spec);
         System.out.println(spec.getScanId());
         return 0;
@@ -115,12 +150,8 @@ final class ClusterExport {
     /** Claims the target for the job and creates its topic: the job's spec, for the cluster to run. */
     private static ScanSpec prepare(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft,
             String sourceAlias, Map<String, String> env) {
-        ExportClaim claim;
-        try {
-            claim = ExportClaim.takeForCluster(store, cluster.bootstrapServers(), draft.getScanId());
-        } catch (BackupException e) {
-            throw BackupLocations.error(e);
-        }
+        ExportClaim claim = ExportClaim.takeForCluster(store, cluster.bootstrapServers(), draft.getScanId(),
+                ClusterJob.identity(draft));
         String runId = claim.runId();
         ExportTarget target = to.folder != null
                 ? ExportTarget.folder(java.nio.file.Path.of(to.folder), runId, sourceAlias)
@@ -140,57 +171,28 @@ final class ClusterExport {
         return spec;
     }
 
-    /** Follows the job (starting it if it is not running yet): its totals once ended, null if Ctrl-C cancelled it. */
-    private static ScanTotals follow(KafkaSettings cluster, ScanSpec spec, RunOptions options) {
-        CopyRun.Outcome outcome = ClusterJob.run(cluster, spec, options).outcome();
-        return outcome.interrupted() ? null : outcome.totals();
-    }
-
-    /** Waits for the workers' manifest (or their failure), reporting the partitions written every few seconds. */
-    private static int awaitFiles(KafkaSettings cluster, BackupStore store, ScanTotals totals, Interrupt interrupt) {
-        String runId = ExportTarget.of(totals.spec()).orElseThrow().runId();
-        int partitions = partitionCount(cluster, totals.scanId());
-        if (!ClusterExportFiles.ended(store, runId)) {
-            System.out.println("the cluster's copy-workers are writing the data files to " + store.describe() + "...");
-        }
-        long started = System.nanoTime();
-        long nextReport = started + REPORT_EVERY_NANOS;
+    /**
+     * Follows the job (starting it if it is not running yet): its totals once ended. Ctrl-C once the job runs
+     * detaches: the job goes on, and one line says how to follow or cancel it.
+     */
+    private static ScanTotals follow(KafkaSettings cluster, ScanSpec spec, RunOptions options, Interrupt interrupt,
+            ProgressPrinter printer) {
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
         try {
-            while (!ClusterExportFiles.ended(store, runId)) {
-                if (interrupt.requested()) {
-                    throw new UserError(UserError.INTERRUPTED, "interrupted: the cluster's workers go on writing the "
-                            + "files of scan " + totals.scanId() + " to " + store.describe() + "; run the same export "
-                            + "again to follow it");
-                }
-                if (System.nanoTime() >= nextReport && partitions > 0) {
-                    long written = java.util.stream.IntStream.range(0, partitions)
-                            .filter(p -> store.exists(ClusterExportFiles.indexName(p, runId))).count();
-                    System.out.printf("  files: %d of %d topic partitions written%n", written, partitions);
-                    nextReport = System.nanoTime() + REPORT_EVERY_NANOS;
-                }
-                Thread.sleep(500); // polling the target for a file that appears, with no deadline: the job decides
-            }
-            if (!store.exists(Manifest.NAME)) {
-                String why = ClusterExportFiles.failure(store, runId);
-                store.delete(ClusterExportFiles.failedName(runId)); // read: it has told its one reader
-                System.out.println("no manifest written: " + (why != null ? why : "the export failed on the cluster"));
-                return UserError.FAILED;
-            }
-            Manifest manifest = Manifest.parse(store.read(Manifest.NAME));
-            if (!manifest.scanId().equals(totals.scanId())) {
-                throw new UserError(UserError.FAILED, store.describe() + " holds another export's manifest");
-            }
-            long bytes = manifest.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
-            System.out.printf("exported %s in %s (%s) to %s; files written in %.1f s%n",
-                    ProgressPrinter.plural(manifest.totalRows(), "row"),
-                    ProgressPrinter.plural(manifest.files().size(), "file"), String.format("%,d bytes", bytes),
-                    store.describe(), (System.nanoTime() - started) / 1e9);
-            return 0;
-        } catch (BackupException e) {
-            throw BackupLocations.error(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UserError(UserError.INTERRUPTED, "interrupted");
+            CopyRun.Outcome outcome = ClusterJob.run(cluster, spec, options.withView(Detaching.view(options.view(),
+                    running)).withStop(() -> {
+                        if (running.get() && interrupt.requested()) {
+                            throw new Detaching.Detached(); // out of the wait, with no cancel
+                        }
+                        return false;
+                    })).outcome();
+            return outcome.interrupted() ? null : outcome.totals();
+        } catch (Detaching.Detached e) {
+            printer.endLine();
+            String k = " --kafka " + cluster.bootstrapServers();
+            throw new UserError(UserError.INTERRUPTED, "detached: the export goes on on the cluster as scan "
+                    + spec.getScanId() + "; follow it with `tablescan status " + spec.getScanId() + k + " --watch` (or "
+                    + "the same export again), cancel it with `tablescan cancel " + spec.getScanId() + k + "`");
         }
     }
 
@@ -199,6 +201,10 @@ final class ClusterExport {
         Optional<ExportTarget> target = totals.started() ? ExportTarget.of(totals.spec()) : Optional.empty();
         if (target.isEmpty() || !totals.ended()) {
             return Optional.empty();
+        }
+        String givenUp = ClusterExportFiles.givenUp(totals);
+        if (givenUp != null) {
+            return Optional.of("  files:         none: " + givenUp);
         }
         try {
             BackupStore store = target.get().open(env::get);
@@ -220,7 +226,7 @@ final class ClusterExport {
         }
     }
 
-    private static int partitionCount(KafkaSettings cluster, String scanId) {
+    static int partitionCount(KafkaSettings cluster, String scanId) {
         try (var reader = cluster.newReader()) {
             return Topics.partitions(reader, ClusterExportFiles.topic(cluster, scanId)).size();
         } catch (RuntimeException e) {

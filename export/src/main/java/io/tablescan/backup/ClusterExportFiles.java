@@ -3,6 +3,14 @@ package io.tablescan.backup;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.ScanEventBuilder;
+import io.tablescan.schema.ScanEvent;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serializer;
 import io.tablescan.status.ScanTotals;
 import java.io.IOException;
 import java.time.Instant;
@@ -116,9 +124,44 @@ public final class ClusterExportFiles {
             int partitions) {
         if (!ended(store, target.runId())) {
             fail(store, target, totals, "the scan ended " + totals.state().name().toLowerCase(java.util.Locale.ROOT)
-                    + ": no manifest written");
+                    + ", so no files were written");
         }
         cleanUp(kafka, topic(kafka, totals.scanId()), totals, target, store, partitions);
+    }
+
+    /** The scan's recorded errors begin so when its copy-workers gave its files up. */
+    public static final String GIVEN_UP = "export files failed: ";
+
+    /**
+     * The copy-workers cannot write the export's files (its target cannot be opened or written, past a few
+     * attempts): the scan's ledger records why (an error on the ended scan, its counts and times unchanged), which its
+     * client and status read, and the topic goes. The claim stays for the client, which can reach the target, to
+     * remove.
+     */
+    public static void giveUp(KafkaSettings kafka, ScanTotals totals, String reason) {
+        LOG.error("export {}: {}", totals.scanId(), reason);
+        ScanEvent event = new ScanEventBuilder(totals.scanId()).build();
+        event.setFirstError(GIVEN_UP + reason);
+        event.setTimeMillis(totals.status().getLastEventMillis());
+        Serializer<SpecificRecord> serializer = kafka.valueSerializer();
+        String events = kafka.namespace().scanEvents();
+        try (Producer<byte[], byte[]> producer = kafka.newProducer(kafka.namespace().group("export-files-"
+                + UUID.randomUUID()))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(events, totals.scanId().getBytes(StandardCharsets.UTF_8),
+                    serializer.serialize(events, event)));
+            producer.commitTransaction();
+        } catch (RuntimeException e) {
+            LOG.error("export {}: could not record that its files failed ({})", totals.scanId(), e.toString());
+        }
+        deleteTopic(kafka, topic(kafka, totals.scanId()), totals);
+    }
+
+    /** Why the copy-workers gave the export's files up, as the scan's ledger recorded it; null if they did not. */
+    public static String givenUp(ScanTotals totals) {
+        return totals.status() == null ? null : totals.status().getErrors().stream().filter(e -> e.startsWith(GIVEN_UP))
+                .map(e -> e.substring(GIVEN_UP.length())).findFirst().orElse(null);
     }
 
     /** Whether the export has its manifest or its failure. */
@@ -150,6 +193,10 @@ public final class ClusterExportFiles {
             store.delete(indexName(p, target.runId()));
         }
         ExportClaim.release(store, target.runId());
+        deleteTopic(kafka, topic, totals);
+    }
+
+    private static void deleteTopic(KafkaSettings kafka, String topic, ScanTotals totals) {
         try (Admin admin = kafka.newAdmin()) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException e) {

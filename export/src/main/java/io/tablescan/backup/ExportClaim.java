@@ -45,16 +45,22 @@ public final class ExportClaim implements AutoCloseable {
      * claim names the scan, so that the same export run again follows it, and it stays when this process ends once
      * {@link #handOver} is called: the cluster's workers release it when the export ends.
      */
-    public static ExportClaim takeForCluster(BackupStore store, String cluster, String scanId) {
+    public static ExportClaim takeForCluster(BackupStore store, String cluster, String scanId, String job) {
         return take(store, HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()), false,
-                Map.of("cluster", cluster, "scanId", scanId));
+                Map.of("cluster", cluster, "scanId", scanId, "job", job));
     }
 
-    /** The scan of the export on a cluster that holds {@code store}'s claim, if one does. */
-    public static java.util.Optional<String> clusterScan(BackupStore store) {
+    /**
+     * The export on a cluster that holds {@code store}'s claim, if one does: its scan, and what defines the export
+     * (a hash of its options, never a secret; null in a claim of an earlier version).
+     */
+    public record ClusterHolder(String scanId, String job) {}
+
+    public static java.util.Optional<ClusterHolder> clusterHolder(BackupStore store) {
         try {
             JsonNode m = JSON.readTree(store.read(NAME));
-            return java.util.Optional.ofNullable(m.path("scanId").asText(null));
+            return m.hasNonNull("scanId") ? java.util.Optional.of(new ClusterHolder(m.path("scanId").asText(),
+                    m.path("job").asText(null))) : java.util.Optional.empty();
         } catch (IOException | BackupException e) {
             return java.util.Optional.empty();
         }

@@ -36,6 +36,8 @@ public final class ExportFileWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExportFileWorker.class);
     private static final Duration CHECK_EVERY = Duration.ofSeconds(2);
     private static final Duration RETRY_AFTER = Duration.ofSeconds(15);
+    /** Attempts in a row at a partition's files before the export fails (about 75 s); a permanent failure: one. */
+    static final int ATTEMPTS = 6;
     /** Partitions written at once: gzip takes a core each, and each holds a Blob block or file buffer. */
     private static final int WRITERS = 2;
 
@@ -51,6 +53,10 @@ public final class ExportFileWorker implements AutoCloseable {
     private final Set<TopicPartition> taken = ConcurrentHashMap.newKeySet();
     /** Partitions whose last attempt failed, and when to try again. */
     private final Map<TopicPartition, Long> retryAt = new ConcurrentHashMap<>();
+    /** Failed attempts in a row at each partition. */
+    private final Map<TopicPartition, Integer> failures = new ConcurrentHashMap<>();
+    /** Exports given up here: their topics are being deleted. */
+    private final Set<String> givenUp = ConcurrentHashMap.newKeySet();
     private final Thread thread;
     private volatile boolean stop;
 
@@ -106,7 +112,8 @@ public final class ExportFileWorker implements AutoCloseable {
     /** Starts the writes the assigned partitions are ready for. */
     private void check(Consumer<byte[], byte[]> consumer, ScanStatusReader statuses) {
         Map<String, List<TopicPartition>> byTopic = consumer.assignment().stream()
-                .filter(tp -> !taken.contains(tp) && retryAt.getOrDefault(tp, 0L) <= System.nanoTime())
+                .filter(tp -> !taken.contains(tp) && !givenUp.contains(tp.topic())
+                        && retryAt.getOrDefault(tp, 0L) <= System.nanoTime())
                 .collect(Collectors.groupingBy(TopicPartition::topic));
         Map<String, Integer> counts = new HashMap<>();
         byTopic.forEach((topic, pending) -> {
@@ -118,25 +125,36 @@ public final class ExportFileWorker implements AutoCloseable {
             int partitions = counts.computeIfAbsent(topic, t -> consumer.partitionsFor(t).size());
             if (totals.state() == ScanState.COMPLETED) {
                 pending.forEach(tp -> submit(tp, store -> ClusterExportFiles.writePartition(kafka, totals,
-                        target.get(), store, tp.partition(), partitions), target.get()));
+                        target.get(), store, tp.partition(), partitions), target.get(), totals));
             } else {
                 TopicPartition first = pending.getFirst();
                 pending.forEach(taken::add);
                 submit(first, store -> ClusterExportFiles.abandon(kafka, totals, target.get(), store, partitions),
-                        target.get());
+                        target.get(), totals);
             }
         });
     }
 
-    private void submit(TopicPartition tp, java.util.function.Consumer<BackupStore> task, ExportTarget target) {
+    private void submit(TopicPartition tp, java.util.function.Consumer<BackupStore> task, ExportTarget target,
+            ScanTotals totals) {
         taken.add(tp);
         writers.submit(() -> {
             try {
                 task.accept(target.open(env));
                 retryAt.remove(tp);
+                failures.remove(tp);
             } catch (RuntimeException e) {
-                LOG.warn("export files of {} failed, trying again in {} s: {}", tp, RETRY_AFTER.toSeconds(),
-                        e.getMessage());
+                boolean permanent = e instanceof BackupException b && (b.kind() == BackupException.Kind.BAD_INPUT
+                        || b.kind() == BackupException.Kind.DENIED);
+                int failed = failures.merge(tp, 1, Integer::sum);
+                if (permanent || failed >= ATTEMPTS) { // never retried silently forever: the export fails
+                    givenUp.add(tp.topic());
+                    ClusterExportFiles.giveUp(kafka, totals, "a copy-worker cannot write the files to "
+                            + target.describe() + " (" + e.getMessage() + ")");
+                    return;
+                }
+                LOG.warn("export files of {} failed (attempt {} of {}), trying again in {} s: {}", tp, failed, ATTEMPTS,
+                        RETRY_AFTER.toSeconds(), e.getMessage());
                 retryAt.put(tp, System.nanoTime() + RETRY_AFTER.toNanos());
                 taken.remove(tp);
             }

@@ -139,13 +139,18 @@ class CredentialsIT {
      * Reads every record (aborted ones too) of every topic of a copy's private namespace while it exists: the copy
      * deletes its topics when it ends, so they cannot be read afterwards.
      */
-    private static final class PrivateTopicRecorder implements AutoCloseable {
+    static final class PrivateTopicRecorder implements AutoCloseable {
         private final ByteArrayOutputStream all = new ByteArrayOutputStream();
-        private final java.util.Set<String> topics = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final java.util.Set<String> topics = java.util.concurrent.ConcurrentHashMap.newKeySet();
         private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
         private final Thread thread;
 
         PrivateTopicRecorder(KafkaSettings kafka) {
+            this(kafka, java.util.regex.Pattern.compile("tablescan-copy-[0-9a-f]{8}\\..*"));
+        }
+
+        /** Reads the topics whose names match {@code names}. */
+        PrivateTopicRecorder(KafkaSettings kafka, java.util.regex.Pattern names) {
             var props = kafka.reader();
             props.put("isolation.level", "read_uncommitted");
             props.put("group.id", "credentials-it-" + java.util.UUID.randomUUID());
@@ -153,7 +158,7 @@ class CredentialsIT {
             props.put("enable.auto.commit", "false");
             props.put("metadata.max.age.ms", "200"); // sees a copy's topics soon after they are made
             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
-            consumer.subscribe(java.util.regex.Pattern.compile("tablescan-copy-[0-9a-f]{8}\\..*"));
+            consumer.subscribe(names);
             thread = Thread.ofPlatform().name("private-topic-recorder").start(() -> {
                 try (consumer) {
                     while (!stopping.get()) {
@@ -182,7 +187,7 @@ class CredentialsIT {
         }
     }
 
-    private static int indexOf(byte[] haystack, byte[] needle) {
+    static int indexOf(byte[] haystack, byte[] needle) {
         outer:
         for (int i = 0; i <= haystack.length - needle.length; i++) {
             for (int j = 0; j < needle.length; j++) {
