@@ -42,7 +42,7 @@ final class ClusterExport {
             Map<String, String> env, ProgressPrinter printer, Interrupt interrupt) {
         printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));
         System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers() + " (namespace "
-                + cluster.namespace() + "): the export goes on if this command is killed or Ctrl-C detaches it");
+                + cluster.namespace() + "): the export goes on if this command is killed; Ctrl-C cancels it");
         RunOptions options = CliRun.options(printer, interrupt, env);
         Optional<ScanTotals> running = following(cluster, store, draft);
         Optional<ScanTotals> finished = running.isPresent() ? Optional.empty() : finished(cluster, store, draft);
@@ -54,16 +54,16 @@ final class ClusterExport {
         } else if (running.isPresent()) {
             System.err.println("tablescan: the same export is running on the cluster as scan " + running.get().scanId()
                     + ": following it instead of starting another");
-            totals = running.get().ended() ? running.get() : follow(cluster, running.get().spec(), options, interrupt, printer);
+            totals = running.get().ended() ? running.get() : follow(cluster, store, running.get().spec(), options);
         } else {
             Object started = claimOrFollow(cluster, store, to, draft, sourceAlias, env);
             if (started instanceof ScanTotals other) { // the same export, started a moment ago by another command
                 System.err.println("tablescan: the same export is running on the cluster as scan " + other.scanId()
                         + ": following it instead of starting another");
             }
-            totals = started instanceof ScanSpec spec ? follow(cluster, spec, options, interrupt, printer)
+            totals = started instanceof ScanSpec spec ? follow(cluster, store, spec, options)
                     : ((ScanTotals) started).ended() ? (ScanTotals) started
-                    : follow(cluster, ((ScanTotals) started).spec(), options, interrupt, printer);
+                    : follow(cluster, store, ((ScanTotals) started).spec(), options);
         }
         if (totals == null) {
             throw new UserError(UserError.INTERRUPTED, "interrupted: the export was cancelled on the cluster; no "
@@ -172,28 +172,18 @@ final class ClusterExport {
     }
 
     /**
-     * Follows the job (starting it if it is not running yet): its totals once ended. Ctrl-C once the job runs
-     * detaches: the job goes on, and one line says how to follow or cancel it.
+     * Follows the job (starting it if it is not running yet): its totals once ended, null if Ctrl-C cancelled it;
+     * then it waits a while for the workers to free the target, so that the same export run again starts anew.
      */
-    private static ScanTotals follow(KafkaSettings cluster, ScanSpec spec, RunOptions options, Interrupt interrupt,
-            ProgressPrinter printer) {
-        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
-        try {
-            CopyRun.Outcome outcome = ClusterJob.run(cluster, spec, options.withView(Detaching.view(options.view(),
-                    running)).withStop(() -> {
-                        if (running.get() && interrupt.requested()) {
-                            throw new Detaching.Detached(); // out of the wait, with no cancel
-                        }
-                        return false;
-                    })).outcome();
-            return outcome.interrupted() ? null : outcome.totals();
-        } catch (Detaching.Detached e) {
-            printer.endLine();
-            String k = " --kafka " + cluster.bootstrapServers();
-            throw new UserError(UserError.INTERRUPTED, "detached: the export goes on on the cluster as scan "
-                    + spec.getScanId() + "; follow it with `tablescan status " + spec.getScanId() + k + " --watch` (or "
-                    + "the same export again), cancel it with `tablescan cancel " + spec.getScanId() + k + "`");
+    private static ScanTotals follow(KafkaSettings cluster, BackupStore store, ScanSpec spec, RunOptions options) {
+        CopyRun.Outcome outcome = ClusterJob.run(cluster, spec, options).outcome();
+        if (outcome.interrupted()) {
+            io.tablescan.local.FreePorts.await(() -> ExportClaim.clusterHolder(store)
+                    .filter(h -> h.scanId().equals(spec.getScanId())).isEmpty(), java.time.Duration.ofSeconds(30),
+                    () -> true);
+            return null;
         }
+        return outcome.totals();
     }
 
     /** For status: where an ended export on the cluster has its files, or how far their writing is. */

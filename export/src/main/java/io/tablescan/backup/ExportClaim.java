@@ -184,7 +184,9 @@ public final class ExportClaim implements AutoCloseable {
                 return new BackupException(BackupException.Kind.IN_USE, store.describe() + " is being written by the "
                         + "export running as scan " + m.path("scanId").asText() + " on the cluster at "
                         + m.path("cluster").asText("?") + ": run the same export with that --kafka to follow it, or "
-                        + "export to another folder, container or prefix");
+                        + "export to another folder, container or prefix (if `tablescan status` does not know that "
+                        + "scan, the command that claimed the target was killed before it started it: delete "
+                        + store.describe(NAME) + " and run the export again)");
             }
             long pid = m.path("pid").asLong(-1);
             String host = m.path("host").asText("?");

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 /**
  * export --kafka on a cluster, at its edges, every process logging at DEBUG: the same export started twice at once is
  * one job; a different export onto the same target at the same moment is refused with one line and writes nothing;
- * Ctrl-C detaches the command (the job finishes); `tablescan cancel` fails the export (export-failed file, no manifest,
+ * Ctrl-C of the command cancels the job (no manifest, the target free again); `tablescan cancel` fails the export (export-failed file, no manifest,
  * claim and topic gone, the same export can run again); copy-workers that cannot open the target fail the export
  * within a bounded time, with the reason. No process's output and no record of any topic holds the account key, the
  * SAS signature or a connection string, through an export to Blob by SAS token and its import on the cluster.
@@ -102,20 +102,21 @@ class ClusterExportEdgesIT {
             assertThat(raced).contains("race/manifest.json").allMatch(n -> n.equals("race/manifest.json")
                     || n.matches("race/part-\\d{5}-\\d{5}-[0-9a-f]+\\.jsonl\\.gz"));
 
-            // Ctrl-C of the attached command detaches it: the job goes on; the same command again follows it to its end
-            String[] detached = export("edgeb", "sasblob", "detached", kafka, "300");
-            Process attached = cluster.children.start("ctrl-c", cluster.env, detached);
-            String detachedScan = ClusterClientIT.awaitScan(cluster, "ctrl-c", attached);
-            ScanAwait.until(cluster.kafka, detachedScan, s -> s.rowsRead() > 0, LONG);
+            // Ctrl-C of the attached command cancels the job: no manifest, and the target is free again at once
+            String[] interrupted = export("edgeb", "sasblob", "interrupted", kafka, "300");
+            Process attached = cluster.children.start("ctrl-c", cluster.env, interrupted);
+            String interruptedScan = ClusterClientIT.awaitScan(cluster, "ctrl-c", attached);
+            ScanAwait.until(cluster.kafka, interruptedScan, s -> s.rowsRead() > 0, LONG);
             new ProcessBuilder("kill", "-INT", Long.toString(attached.pid())).inheritIO().start().waitFor();
             assertThat(attached.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(attached.exitValue()).as(cluster.children.output("ctrl-c")).isEqualTo(130);
-            assertThat(cluster.children.output("ctrl-c")).contains("detached: the export goes on on the cluster as scan "
-                    + detachedScan).contains("tablescan cancel " + detachedScan);
-            assertThat(ClusterClientIT.run(cluster, "ctrl-c-again", detached)).isZero();
-            assertThat(cluster.children.output("ctrl-c-again")).contains(" on the cluster as scan " + detachedScan)
+            assertThat(cluster.children.output("ctrl-c")).contains("the export was cancelled on the cluster");
+            assertThat(ScanAwait.ended(cluster.kafka, interruptedScan, LONG).state()).isEqualTo(ScanState.CANCELLED);
+            assertThat(names(container, "interrupted/")).as("no claim, no manifest").singleElement().asString()
+                    .matches("interrupted/export-failed-[0-9a-f]+\\.json");
+            assertThat(ClusterClientIT.run(cluster, "ctrl-c-again", interrupted)).isZero();
+            assertThat(cluster.children.output("ctrl-c-again")).doesNotContain(interruptedScan)
                     .contains("exported 2,000 rows in");
-            assertThat(ScanAwait.ended(cluster.kafka, detachedScan, LONG).state()).isEqualTo(ScanState.COMPLETED);
 
             // tablescan cancel: the attached command fails in one line; the target has the failure, no manifest, no
             // claim; the topic goes; an export to that target then runs
