@@ -211,6 +211,31 @@ public final class WorkerSettings {
     }
 
     /**
+     * Runs a sink's write of {@code rows} rows for {@code item} within this process's share of its scan's write cap,
+     * if it has one: a sink writes through a store of its own, outside the item's capped store.
+     */
+    public <T> T withinWriteCap(ItemContext item, int rows, java.util.function.Supplier<T> write) {
+        if (!ScanRates.capped(item.spec()) && !throttled.contains(item.spec().getScanId())) {
+            return write.get();
+        }
+        io.tablescan.rate.Lane lane = rates().lane(item.spec(), Direction.WRITE);
+        if (lane.cap() <= 0) {
+            return write.get();
+        }
+        try {
+            lane.begin(rows);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.tablescan.spi.TableStoreException("interrupted while waiting for the scan's rate cap", 0, true, e);
+        }
+        try {
+            return write.get();
+        } finally {
+            lane.done(rows, rows);
+        }
+    }
+
+    /**
      * A throttle record named the scan (on scan-control, as this process's workers follow it): its items are
      * capped from now on, a scan started without a cap too.
      */

@@ -161,6 +161,24 @@ class RateCapIT {
         assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 330);
     }
 
+    @Test
+    void aLocalCopyKeepsAWriteCapAlone() {
+        var store = LocalServices.store();
+        List<Row> rows = rows(6, 500);
+        SampleTable.write(store, "ratewrites", rows, 16);
+        long start = System.nanoTime();
+        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "ratewrites", "--dest-table", "ratewritescopy", "--max-write-rate", "100");
+        long millis = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(TableComparer.compare(store, "ratewrites", store, "ratewritescopy").equal()).isTrue();
+        // 3,000 rows written at 100 rows/s, within 10%: at least 27 s (the default table sink writes them; uncapped,
+        // this copy takes a few seconds)
+        System.out.printf("%,d rows copied with a write cap of 100 rows/s in %,d ms%n", rows.size(), millis);
+        assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 110);
+    }
+
     /** {@code partitions} partitions of {@code each} sample rows. */
     static List<Row> rows(int partitions, int each) {
         Random random = new Random(7);

@@ -76,7 +76,9 @@ public final class EntityBatchHandler implements ItemHandler<EntityBatch> {
             return new Result(List.of(), 0, 0, 0); // a scan without a sink: other consumers use the batches
         }
         List<Row> rows = Rows.of(partitionKey, entities);
-        int requests = sinks.sink(ref).write(rows, context, context);
+        // the table sink's store, and a plugin's, are outside the item's capped store: its write cap is kept here
+        int requests = settings == null ? sinks.sink(ref).write(rows, context, context)
+                : settings.withinWriteCap(context, rows.size(), () -> sinks.sink(ref).write(rows, context, context));
         return new Result(List.of(), 0, rows.size(), requests);
     }
 
