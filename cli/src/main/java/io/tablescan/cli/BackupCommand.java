@@ -3,6 +3,7 @@ package io.tablescan.cli;
 import io.tablescan.azure.ConnectionString;
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupSets;
+import io.tablescan.backup.ChangedRows;
 import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.SetIndex;
@@ -11,6 +12,8 @@ import io.tablescan.runner.PipelineSession;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.spi.TableStore;
 import io.tablescan.spi.TableStoreException;
+import io.tablescan.spi.ValueText;
+import io.tablescan.table.TableStores;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,6 +49,13 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
 
     @Mixin
     ExportTargetOptions to = new ExportTargetOptions();
+
+    /**
+     * An incremental table's changed rows are read by point reads while they are at most {@value #POINT_READS_ALWAYS}
+     * or 1 row in {@value #POINT_READS_UP_TO}; more are read by a scan with a Timestamp filter (fewer requests).
+     */
+    static final int POINT_READS_UP_TO = 10;
+    static final int POINT_READS_ALWAYS = 1_000;
 
     @Option(names = "--incremental", description = "Only the rows changed since the newest complete set of the same "
             + "account in this place (by their Timestamp, from --overlap before its start), and every row's keys, "
@@ -130,13 +140,14 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
             SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested);
+            TableStore reads = TableStores.forCommand(source);
             List<Future<SetIndex.Table>> futures = new ArrayList<>();
             for (String table : tables) {
                 SetIndex.Table previous = base == null ? null : base.table(table);
                 String since = previous != null && previous.ok() ? DateTimeFormatter.ISO_INSTANT.format(
                         Instant.parse(base.startTime()).minus(overlap)) : null;
-                futures.add(pool.submit(() -> backUp(scans, sets.set(id), sourceAccount.name(), table, since, limits,
-                        account)));
+                futures.add(pool.submit(() -> backUp(scans, reads, sets.set(id), sourceAccount.name(), table, since,
+                        limits, account)));
             }
             for (Future<SetIndex.Table> future : futures) {
                 done.add(future.get());
@@ -164,17 +175,27 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
     }
 
     /** One table: its export, and for an incremental one its changes and the keys of all its rows. */
-    private static SetIndex.Table backUp(SetScans scans, BackupStore set, String alias, String table, String since,
-            Map<String, Long> limits, String account) {
+    private static SetIndex.Table backUp(SetScans scans, TableStore reads, BackupStore set, String alias, String table,
+            String since, Map<String, Long> limits, String account) {
         String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         long started = System.nanoTime();
         try {
             String filter = since == null ? null : "Timestamp ge datetime'" + since + "'";
-            Manifest rows = scans.export(alias, table, filter, null, limits, set.at(table), runId, account);
+            Manifest rows;
             Long keyRows = null;
-            if (since != null) {
-                keyRows = scans.export(alias, table, null, List.of("RowKey"), limits, set.at(table + ".keys"),
-                        runId, account).totalRows();
+            if (since == null) {
+                rows = scans.export(alias, table, null, null, limits, set.at(table), runId, account);
+            } else { // one scan of every row's keys and Timestamp, then point reads of the changed rows
+                Manifest keys = scans.export(alias, table, null, List.of("RowKey", "Timestamp"), limits,
+                        set.at(table + ".keys"), runId, account);
+                keyRows = keys.totalRows();
+                Map<Integer, List<ChangedRows.Key>> changed = ChangedRows.find(set.at(table + ".keys"), keys,
+                        ValueText.ticks(since), Math.max(POINT_READS_ALWAYS, keyRows / POINT_READS_UP_TO));
+                rows = changed == null ? scans.export(alias, table, filter, null, limits, set.at(table), runId,
+                        account) // many changes: a filtered scan reads them in fewer requests
+                        : ChangedRows.export(reads, table, changed, keys, filter,
+                                limits == null ? 0 : limits.get(Direction.READ.key), scans.stop(), set.at(table), runId,
+                                account);
             }
             long bytes = rows.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
             System.out.printf("  %s: %s%s, %s, %,d bytes in %.1f s%n", table, ProgressPrinter.plural(rows.totalRows(),

@@ -75,6 +75,11 @@ final class SetScans {
         return completed(destTable, session.run(spec, options)).rowsWritten();
     }
 
+    /** True once the user asked the backup to stop. */
+    BooleanSupplier stop() {
+        return stop;
+    }
+
     private RunOptions options() {
         return RunOptions.defaults().withEnv(env).withStop(stop);
     }

@@ -46,6 +46,11 @@ abstract class InterceptingTableStore implements TableStore {
     }
 
     @Override
+    public final Row read(String table, String partitionKey, String rowKey) {
+        return call("query", new Target(table, partitionKey, 1), () -> store.read(table, partitionKey, rowKey));
+    }
+
+    @Override
     public final void upsert(String table, String partitionKey, List<Row> rows) {
         call("upsert", new Target(table, partitionKey, rows.size()), () -> {
             store.upsert(table, partitionKey, rows);

@@ -23,6 +23,11 @@ final class ReadOnlyTableStore implements TableStore {
     }
 
     @Override
+    public Row read(String table, String partitionKey, String rowKey) {
+        return store.read(table, partitionKey, rowKey);
+    }
+
+    @Override
     public boolean tableExists(String table) {
         return store.tableExists(table);
     }

@@ -2,6 +2,7 @@ package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.backup.Manifest;
 import io.tablescan.backup.SetIndex;
 import io.tablescan.cli.Cli;
 import io.tablescan.spi.EdmType;
@@ -72,6 +73,10 @@ class BackupSetIT {
         Cli.Run incremental = backUp("incremental", 8);
         assertThat(incremental.out()).contains("bsetalpha: 0 changed rows (of 67)")
                 .contains("bsetbeta: 8 changed rows (of 125)").contains("bsetgamma: 0 changed rows (of 116)");
+        // one scan of each table: its changes were found in its keys export (keys and Timestamps), then read by key
+        Manifest keys = manifest(ids.get(1), "bsetbeta.keys");
+        assertThat(keys.select()).containsExactly("RowKey", "Timestamp");
+        assertThat(manifest(ids.get(1), "bsetbeta").scanId()).isEqualTo(keys.scanId());
 
         // between sets 1 and 2: a row inserted in set 1 and an old one deleted, updates, a deleted row back
         assertThat(store.delete("bsetbeta", "p9", "a")).isTrue();
@@ -201,6 +206,10 @@ class BackupSetIT {
         }
         dumps.add(dump);
         return run;
+    }
+
+    private static Manifest manifest(String set, String export) throws Exception {
+        return Manifest.parse(Files.readAllBytes(sets.resolve(set).resolve(export).resolve(Manifest.NAME)));
     }
 
     private static SetIndex index(int set) throws Exception {

@@ -31,6 +31,14 @@ public interface TableStore extends RowSource {
         throw new UnsupportedOperationException("this store cannot write rows conditionally");
     }
 
+    /**
+     * One row by its keys (a point read, the service's cheapest request), with its Timestamp; null when the table
+     * holds no row under them.
+     */
+    default Row read(String table, String partitionKey, String rowKey) {
+        throw new UnsupportedOperationException("this store cannot read a row by its keys");
+    }
+
     void createTableIfNotExists(String table);
 
     boolean tableExists(String table);

@@ -194,6 +194,14 @@ public final class InMemoryTableStore implements TableStore {
     }
 
     @Override
+    public synchronized Row read(String table, String partitionKey, String rowKey) {
+        request();
+        Rows rows = existing(table);
+        Row row = first(rows, partitionKey, rowKey);
+        return row == null ? null : project(row, rows.timestamp(row), null);
+    }
+
+    @Override
     public boolean delete(String table, String partitionKey, String rowKey) {
         request();
         return existing(table).remove(partitionKey, rowKey);

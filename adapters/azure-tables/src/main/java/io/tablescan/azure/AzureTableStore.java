@@ -118,6 +118,11 @@ public final class AzureTableStore implements TableStore {
     }
 
     @Override
+    public Row read(String table, String partitionKey, String rowKey) {
+        return signedIn(table, () -> tables.read(table, partitionKey, rowKey));
+    }
+
+    @Override
     public void upsert(String table, String partitionKey, List<Row> rows) {
         signedIn(table, () -> { tables.upsert(table, partitionKey, rows); return null; });
     }

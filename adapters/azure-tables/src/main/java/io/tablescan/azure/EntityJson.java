@@ -47,6 +47,14 @@ final class EntityJson {
         return rows;
     }
 
+    /** The row of a point read's response body: one entity. */
+    static Row row(byte[] body) throws IOException {
+        try (JsonParser json = JSON.createParser(body)) {
+            expect(json.nextToken() == JsonToken.START_OBJECT);
+            return entity(json);
+        }
+    }
+
     private static Row entity(JsonParser json) throws IOException {
         String partitionKey = null;
         String rowKey = null;

@@ -117,6 +117,24 @@ final class RestTableStore implements TableStore {
     }
 
     @Override
+    public Row read(String table, String partitionKey, String rowKey) {
+        HttpResponse<byte[]> response;
+        try {
+            response = send(table, request(entityPath(table, partitionKey, rowKey), "").GET(), 200);
+        } catch (TableStoreException e) {
+            if (e.status() == 404 && !e.getMessage().contains("TableNotFound")) {
+                return null; // the row is gone; a missing table (TableNotFound) is a failure
+            }
+            throw e;
+        }
+        try {
+            return EntityJson.row(response.body());
+        } catch (IOException | RuntimeException e) {
+            throw new TableStoreException("unreadable response on table " + table + ": " + e.getMessage(), 200, false, null);
+        }
+    }
+
+    @Override
     public void upsert(String table, String partitionKey, List<Row> rows) {
         checkRows(partitionKey, rows);
         if (rows.size() == 1) {

@@ -125,6 +125,18 @@ final class SdkTableStore implements TableStore {
     }
 
     @Override
+    public Row read(String table, String partitionKey, String rowKey) {
+        try {
+            return call(table, () -> EdmCodec.read(client(table).getEntity(partitionKey, rowKey)));
+        } catch (TableStoreException e) {
+            if (e.status() == 404 && !e.getMessage().contains("TableNotFound")) {
+                return null; // the row is gone; a missing table is a failure
+            }
+            throw e;
+        }
+    }
+
+    @Override
     public boolean delete(String table, String partitionKey, String rowKey) {
         // False when already gone: a replayed mirror deletes what it deleted before.
         return AzureTableStore.unlessNotFound(
