@@ -4,22 +4,24 @@
 # in one command, the Node copier (bench/node/direct-copy.mjs) over them one after another, and a Node exporter
 # writing each to a .jsonl.gz file one after another. Prints each run's wall time and CPU seconds (the command's
 # own, and Azurite's), then the medians.
-#   bench/many-tables.sh [--tables 100] [--rows 1200] [--runs 3] [-- BACKUP OPTIONS...]
-# TABLESCAN_JAVA_OPTS defaults to -Xmx512m; TABLESCAN_CMD runs another build's launcher (for an A/B).
+#   bench/many-tables.sh [--tables 100] [--rows 1200] [--runs 3] [--skip-node] [--backup 'LABEL=LAUNCHER [OPTIONS]']...
+# Each --backup is a variant of the backup, measured in turn within each run (an A/B: another build's launcher, or
+# other options, e.g. --backup 'before=/tmp/old/tablescan' --backup 'now=./tablescan --parallel 4'); default: this
+# build's ./tablescan as it is. TABLESCAN_JAVA_OPTS defaults to -Xmx512m.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TABLES=100 ROWS=1200 RUNS=3
+TABLES=100 ROWS=1200 RUNS=3 NODE=1 VARIANTS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --tables) TABLES="$2"; shift 2 ;;
     --rows) ROWS="$2"; shift 2 ;;
     --runs) RUNS="$2"; shift 2 ;;
-    --) shift; break ;;
+    --skip-node) NODE=0; shift ;;
+    --backup) VARIANTS+=("$2"); shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-BACKUP_OPTIONS=("$@")
-TABLESCAN_CMD="${TABLESCAN_CMD:-$HERE/tablescan}"
+if [ ${#VARIANTS[@]} -eq 0 ]; then VARIANTS=("tablescan backup=$HERE/tablescan"); fi
 export TABLESCAN_JAVA_OPTS="${TABLESCAN_JAVA_OPTS:--Xmx512m}"
 WORK="$(mktemp -d /tmp/tablescan-many-tables-XXXXXX)"
 AZURITE_PID=""
@@ -41,7 +43,7 @@ CS="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vd
 export TABLES_CONNECTION_STRING="$CS" TABLESCAN_ACCOUNT_BENCH_CONNECTION_STRING="$CS"
 
 echo "seeding $TABLES tables of $ROWS rows (many001...) on Azurite at 127.0.0.1:$PORT"
-"$TABLESCAN_CMD" sample --account bench --table seedsource --rows "$ROWS" >/dev/null
+"$HERE/tablescan" sample --account bench --table seedsource --rows "$ROWS" >/dev/null
 node "$HERE/bench/node/many-tables.mjs" seed seedsource many "$TABLES"
 
 azurite_cpu() { awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$AZURITE_PID/stat"; }
@@ -61,10 +63,14 @@ measure() {
 }
 
 for run in $(seq 1 "$RUNS"); do
-  measure "tablescan backup ${BACKUP_OPTIONS[*]}" "$run" "$TABLESCAN_CMD" backup --source-account bench \
-      --table-pattern 'many*' --to "$WORK/sets" ${BACKUP_OPTIONS[@]+"${BACKUP_OPTIONS[@]}"}
-  grep -E '^backup set .* (complete|NOT complete)' "$WORK/out" | sed 's/^/    /'
-  rm -rf "$WORK/sets"
+  for variant in "${VARIANTS[@]}"; do
+    read -r -a command <<<"${variant#*=}"
+    measure "${variant%%=*}" "$run" "${command[0]}" backup --source-account bench --table-pattern 'many*' \
+        --to "$WORK/sets" "${command[@]:1}"
+    grep -E '^backup set .* (complete|NOT complete)' "$WORK/out" | sed 's/^/    /'
+    rm -rf "$WORK/sets"
+  done
+  if [ "$NODE" = 0 ]; then continue; fi
   measure "node copier, one table after another" "$run" node "$HERE/bench/node/many-tables.mjs" copy many "$TABLES" nodecopy
   node "$HERE/bench/node/many-tables.mjs" drop nodecopymany "$TABLES" >/dev/null
   measure "node exporter, one table after another" "$run" node "$HERE/bench/node/many-tables.mjs" export many "$TABLES" "$WORK/nodeexport"
