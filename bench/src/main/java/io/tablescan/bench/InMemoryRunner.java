@@ -21,12 +21,16 @@ record InMemoryRunner(EmbeddedKafkaBroker broker, BenchCommand.Scenario scenario
         source.attach("source", table);
         CheckingTable copy = new CheckingTable(table);
         destination.attach("copy", copy);
-        Accounts accounts = new Accounts(alias -> null).register("source", source).register("destination", destination);
+        BigPartitionReads reads = new BigPartitionReads(source);
+        Accounts accounts = new Accounts(alias -> null).register("source", reads).register("destination", destination);
         BenchCommand.Measured measured = limits == null
                 ? BenchCommand.copyThroughKafka(broker, accounts, strategy, "copy", inFlight, readInFlight)
                 // a capped run is measured as the service sees it: rows the source served, sampled every 250 ms
                 : BenchCommand.throughKafka(broker, accounts, BenchCommand.copySpec(strategy, "copy", limits), inFlight,
                         readInFlight, t -> source.rowsServed());
+        if (scenario.latency().isPositive()) {
+            System.out.println(reads.summary());
+        }
         if (!measured.totals().complete() || !copy.exact()) {
             throw new UserError(UserError.FAILED, "the " + strategy + " copy is not exact: " + copy.missing()
                     + " rows missing, " + copy.wrong() + " wrong writes");

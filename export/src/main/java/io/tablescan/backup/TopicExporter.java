@@ -94,11 +94,14 @@ public final class TopicExporter {
     }
 
     private void read(Admin admin, TopicPartition partition, java.util.function.Consumer<byte[]> each) {
-        try (Consumer<byte[], byte[]> reader = kafka.newReader()) {
+        Consumer<byte[], byte[]> reader = kafka.newReader();
+        try {
             long end = committedEnd(admin, partition);
             reader.assign(List.of(partition));
             reader.seekToBeginning(List.of(partition));
             Topics.readToEnd(reader, Map.of(partition, end), record -> each.accept(record.value()));
+        } finally {
+            reader.close(Duration.ZERO); // no group to leave, nothing to commit: no wait for the fetch in flight
         }
     }
 
