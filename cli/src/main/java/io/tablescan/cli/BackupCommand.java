@@ -199,7 +199,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
             }
             long bytes = rows.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
             System.out.printf("  %s: %s%s, %s, %,d bytes in %.1f s%n", table, ProgressPrinter.plural(rows.totalRows(),
-                    since == null ? "row" : "changed row"), keyRows == null ? "" : " (of " + keyRows + ")",
+                    since == null ? "row" : "changed row"), keyRows == null ? "" : String.format(" (of %,d)", keyRows),
                     ProgressPrinter.plural(rows.files().size(), "file"), bytes, (System.nanoTime() - started) / 1e9);
             return new SetIndex.Table(table, rows.totalRows(), bytes, rows.files().size(),
                     SetIndex.sha256(rows.toJson()), keyRows, since, null);
