@@ -28,9 +28,9 @@ final class StartImport {
         for (OptionSpec option : start.command.commandLine().getParseResult().matchedOptions()) {
             String name = option.longestName();
             if (name.equals("--from-connection-string")) {
-                throw new UserError(UserError.USAGE, "start needs --from-account ALIAS with --from-container: the "
-                        + "workers resolve the alias from their own environment (no connection string travels "
-                        + "through Kafka)");
+                throw new UserError(UserError.USAGE, "start takes no --from-connection-string: name the export by "
+                        + "--from DIR or by --from-container NAME with --from-account ALIAS, which the workers resolve "
+                        + "from their own environment (no connection string travels through Kafka)");
             }
             if (!OPTIONS.contains(name)) {
                 throw new UserError(UserError.USAGE, name + " does not go with --from or --from-container, which "

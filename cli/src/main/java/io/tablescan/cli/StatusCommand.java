@@ -59,6 +59,9 @@ final class StatusCommand implements Callable<Integer> {
             ProgressPrinter printer = new ProgressPrinter(System.out)
                     .hints(ProgressPrinter.Hints.cluster(kafka.bootstrapServers()));
             ScanTotals t = watch ? knownOrStarted(reader, scanId) : known(reader, scanId);
+            if (t.spec() != null) {
+                likeItsCommand(printer, t.spec());
+            }
             if (!watch) {
                 differences(kafka, printer, t).summary(t);
                 ClusterExport.filesLine(kafka, t, System.getenv()).ifPresent(System.out::println);
@@ -70,6 +73,17 @@ final class StatusCommand implements Callable<Integer> {
             ClusterExport.filesLine(kafka, ended, System.getenv()).ifPresent(System.out::println);
             return code;
         }
+    }
+
+    /** The lines and summary of the command that runs such a job: an import's name its files, an export's its target. */
+    static void likeItsCommand(ProgressPrinter printer, io.tablescan.schema.ScanSpec spec) {
+        String from = spec.getJob() == null ? null : spec.getJob().getOptions().get("import.from");
+        if (from != null) {
+            printer.fromFiles(from);
+            return;
+        }
+        io.tablescan.backup.ExportTarget.of(spec)
+                .ifPresent(target -> printer.intoPrivateTopic("export to " + target.describe(), true));
     }
 
     /** An ended verify's or mirror's first differences, for its summary as the command that ran it printed it. */

@@ -74,7 +74,7 @@ class ParameterErrorsTest {
     @Test
     void startOfAnImportTakesOnlyAnImportsOptionsAndNoConnectionString() {
         assertSecretFree(Cli.run("start", "--from-container", "c", "--from-connection-string", CS, "--dest-account",
-                "b", "--dest-table", "def"), "start needs --from-account ALIAS with --from-container");
+                "b", "--dest-table", "def"), "start takes no --from-connection-string");
         Cli.assertOneLine(Cli.run("start", "--from", "/tmp/x", "--source-table", "abc", "--dest-account", "b",
                 "--dest-table", "def"), UserError.USAGE, "--source-table does not go with --from or --from-container");
         Cli.assertOneLine(Cli.run("start", "--from", "/tmp/x", "--dest-table", "def"), UserError.USAGE,

@@ -74,9 +74,10 @@ public final class KafkaWait {
         try (Admin admin = kafka.clients().admin(props)) {
             while (true) {
                 long attemptStart = System.nanoTime();
-                // The first attempt is short, so that the line saying it waits comes early.
+                // The first attempt is short, so that the line saying it waits comes early, but not so short that a
+                // cluster that is up misses it: on a loaded machine a new client's first answer can take over 1 s.
                 long leftMs = Math.max(TimeUnit.NANOSECONDS.toMillis(end - attemptStart), 0);
-                int attemptMs = (int) Math.min(Math.max(leftMs, 1000), said ? 8000 : 1000);
+                int attemptMs = (int) Math.min(Math.max(leftMs, 1000), said ? 8000 : 3000);
                 try {
                     if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(attemptMs)).nodes()
                             .get(attemptMs + 2000L, TimeUnit.MILLISECONDS).isEmpty()) {

@@ -184,7 +184,8 @@ public final class ClusterExportFiles {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        LOG.error("export {}: {}", totals.scanId(), reason);
+        // a cancel is asked for: no error of the worker's; a failed scan's own errors were logged where they happened
+        LOG.warn("export {}: {}", totals.scanId(), reason);
     }
 
     private static void cleanUp(KafkaSettings kafka, String topic, ScanTotals totals, ExportTarget target,

@@ -69,6 +69,10 @@ class ClusterExportIT {
             assertThat(cluster.children.output("import-2"))
                     .contains("the same job is running on the cluster as scan " + importScan)
                     .contains(String.format("imported %,d rows into clusterexportcopy", ROWS));
+            // status prints the import's summary as the import command does: rows of the export's files
+            assertThat(ClusterClientIT.run(cluster, "import-status", "status", importScan, "--kafka", kafka)).isZero();
+            assertThat(cluster.children.output("import-status")).contains(String.format(
+                    "rows read:     %,d from the export's files", ROWS)).doesNotContain("next --since");
             RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
             TableComparer.Result check = TableComparer.compare(rest, "clusterexportsource", rest, "clusterexportcopy");
             assertThat(check.examples()).isEmpty();
