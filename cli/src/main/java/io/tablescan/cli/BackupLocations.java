@@ -28,6 +28,9 @@ final class BackupLocations {
                 throw new UserError(UserError.USAGE, "--" + side + "-prefix, --" + side + "-connection-string and --"
                         + side + "-account go with " + containerOption + ", not " + folderOption);
             }
+            if (side.equals("from") && !java.nio.file.Files.isDirectory(Path.of(folder))) { // read, never created
+                throw new UserError(UserError.NOT_FOUND, folderOption + ": no folder " + folder);
+            }
             return new FolderStore(Path.of(folder));
         }
         if (!container.matches("[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]")) {

@@ -84,6 +84,14 @@ class ParameterErrorsTest {
     }
 
     @Test
+    void aFolderToReadFromThatIsNotThereIsNamedSo() {
+        Cli.assertOneLine(Cli.run("import", "--from", "/nonexistent-tablescan", "--dest-account", "b", "--dest-table",
+                "def"), UserError.NOT_FOUND, "--from: no folder /nonexistent-tablescan");
+        Cli.assertOneLine(Cli.run("backups", "list", "--from", "/nonexistent-tablescan"), UserError.NOT_FOUND,
+                "--from: no folder /nonexistent-tablescan");
+    }
+
+    @Test
     void suggestionsNeedAtMostTwoEdits() {
         assertThat(ParameterErrors.distance("cpy", "copy")).isEqualTo(1);
         assertThat(ParameterErrors.distance("stauts", "status")).isEqualTo(1);
