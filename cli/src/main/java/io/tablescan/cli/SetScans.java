@@ -91,7 +91,8 @@ final class SetScans {
         }
         if (totals.state() != ScanState.COMPLETED) {
             throw new BackupException(BackupException.Kind.FAILED, table + ": the scan did not complete ("
-                    + totals.state() + ", " + totals.itemsFailed() + " failed items)");
+                    + totals.state() + ", " + totals.itemsFailed() + " failed items"
+                    + (totals.errors().isEmpty() ? "" : "; first: " + totals.errors().getFirst()) + ")");
         }
         return totals;
     }

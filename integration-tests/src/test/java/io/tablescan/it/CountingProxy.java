@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A reverse proxy in front of Azurite's table endpoint that counts, per table, the rows its queries returned: what
- * the source served, whatever the tool's own counters say (they count only committed work). Loopback only.
+ * the source served, whatever the tool's own counters say (they count only committed work); it can also refuse a
+ * table's requests (403), as the service refuses a key that may not read it. Loopback only.
  */
 final class CountingProxy implements AutoCloseable {
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "expect", "upgrade",
@@ -34,6 +35,8 @@ final class CountingProxy implements AutoCloseable {
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, LongAdder> rows = new ConcurrentHashMap<>();
+    /** Tables whose requests are refused, each with how many more are let through first. */
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> refused = new ConcurrentHashMap<>();
 
     private CountingProxy(AzuriteServer azurite) throws IOException {
         this.azurite = azurite;
@@ -55,6 +58,14 @@ final class CountingProxy implements AutoCloseable {
                 "http://127.0.0.1:" + server.getAddress().getPort());
     }
 
+    /**
+     * After its next {@code first} requests (a command's first checks), every request of {@code table}'s rows is
+     * refused as the service refuses a key that may not read it.
+     */
+    void refuse(String table, int first) {
+        refused.put(table, new java.util.concurrent.atomic.AtomicInteger(first));
+    }
+
     /** Rows the queries of {@code table} returned so far. */
     long rowsRead(String table) {
         LongAdder n = rows.get(table);
@@ -64,6 +75,17 @@ final class CountingProxy implements AutoCloseable {
     private void forward(HttpExchange exchange) throws IOException {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
+            String[] path = exchange.getRequestURI().getPath().split("/");
+            var letThrough = path.length >= 3 ? refused.get(path[2].replaceFirst("\\(.*$", "")) : null;
+            if (letThrough != null && letThrough.getAndDecrement() <= 0) {
+                byte[] error = ("{\"odata.error\":{\"code\":\"AuthorizationFailure\",\"message\":{\"lang\":"
+                        + "\"en-US\",\"value\":\"This request is not authorized to perform this operation.\"}}}")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().put("Content-Type", List.of("application/json;odata=minimalmetadata"));
+                exchange.sendResponseHeaders(403, error.length);
+                exchange.getResponseBody().write(error);
+                return;
+            }
             HttpRequest.Builder request = HttpRequest.newBuilder(origin.resolve(exchange.getRequestURI().toString()))
                     .timeout(Duration.ofSeconds(30)) // a hung answer fails, as the service's would: the tool retries
                     .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
