@@ -48,6 +48,13 @@ final class ClusterImport {
         return spec;
     }
 
+    /** Whether this job is running on the cluster already (the ledger's scans). */
+    boolean running(io.tablescan.runtime.KafkaSettings cluster) {
+        try (io.tablescan.status.ScanStatusReader reader = new io.tablescan.status.ScanStatusReader(cluster)) {
+            return io.tablescan.runner.ClusterJob.running(reader, spec).isPresent();
+        }
+    }
+
     /** Starts the job: the topic of its files, then its first event and their records, in one transaction. */
     RunOptions.Seeder seeder() {
         Manifest manifest = checked.manifest();

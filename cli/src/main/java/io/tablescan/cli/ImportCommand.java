@@ -82,9 +82,9 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
         Checked checked = check(from);
-        createTable(dest, destTable, writeMode);
         long batches = checked.batches();
         if (batches == 0) {
+            createTable(dest, destTable, writeMode);
             System.out.println("imported 0 rows (the export is empty) into " + destTable);
             return 0;
         }
@@ -102,8 +102,13 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         Accounts accounts = new Accounts(name -> null).register(destName, dest).register("export", dest);
         ScanSpec spec = onCluster ? onWorkers.spec() : ClusterImport.spec(job, writeMode.options(), "export", manifest,
                 destName, destTable, maxWriteRate);
-        System.out.printf("writing %s in %,d batches through the workers%n",
-                ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
+        // The same import running on the cluster: the rows in the table are its own, and it is followed, not started.
+        boolean attaching = onCluster && onWorkers.running(cluster);
+        createTable(dest, destTable, attaching ? null : writeMode);
+        if (!attaching) {
+            System.out.printf("writing %s in %,d batches through the workers%n",
+                    ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
+        }
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
                 .fromFiles(from.describe()).expecting(manifest.totalRows());
         long batchCount = batches;
@@ -162,7 +167,10 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         }
     }
 
-    /** Creates the destination table if missing, and warns when a replacing import goes into rows already there. */
+    /**
+     * Creates the destination table if missing, and warns when a replacing import goes into rows already there (no
+     * warning without a {@code writeMode}: the rows are the import's own).
+     */
     static void createTable(TableStore dest, String destTable, WriteModeOption writeMode) {
         try {
             dest.createTableIfNotExists(destTable);
@@ -170,7 +178,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
             throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
                     + ": " + e.getMessage());
         }
-        if (writeMode.replaces()) {
+        if (writeMode != null && writeMode.replaces()) {
             Checks.warnIfHoldsRows(dest, destTable, System.err);
         }
     }
