@@ -19,6 +19,10 @@ import java.util.TreeMap;
  * {@code import --kafka} and {@code start --from} build the same job, so each attaches to the one the other started.
  */
 final class ClusterImport {
+    /** The job options that name an import's export (where it is, its scan): what makes it an import's job. */
+    static final String FROM = "import.from";
+    static final String SCAN = "import.scan";
+
     private final ScanSpec spec;
     private final ImportCommand.Checked checked;
     private final ExportSourceOptions export;
@@ -26,8 +30,8 @@ final class ClusterImport {
     ClusterImport(Job job, Map<String, String> writeOptions, BackupStore from, ExportSourceOptions export,
             ImportCommand.Checked checked, String destAlias, String destTable, Long maxWriteRate) {
         Map<String, String> options = new TreeMap<>(writeOptions);
-        options.put("import.from", from.describe()); // which export: two imports of different exports are different jobs
-        options.put("import.scan", checked.manifest().scanId());
+        options.put(FROM, from.describe()); // which export: two imports of different exports are different jobs
+        options.put(SCAN, checked.manifest().scanId());
         this.spec = spec(job, options, destAlias, checked.manifest(), destAlias, destTable, maxWriteRate);
         this.checked = checked;
         this.export = export;

@@ -167,7 +167,7 @@ public final class ProgressPrinter {
      */
     private long total(ScanTotals t) {
         var job = t.spec().getJob();
-        return totalRows > 0 ? totalRows : job != null && job.getOptions().containsKey("import.from") ? t.rowsRead() : 0;
+        return totalRows > 0 ? totalRows : job != null && job.getOptions().containsKey(ClusterImport.FROM) ? t.rowsRead() : 0;
     }
 
     /** ", about 0:42 left" while the scan runs, when its total is known or estimated and its rate too. */

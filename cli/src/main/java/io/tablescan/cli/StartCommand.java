@@ -152,8 +152,8 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         if (sourceOnly == null) {
             target.checkTopic(cluster.configured().namespace());
         }
-        int partitions = topicPartitions(env);
-        Optional<Short> replication = topicReplication(env);
+        topicPartitions(env); // malformed settings are refused before anything is done
+        topicReplication(env);
         KafkaSettings settings = cluster.settings();
         // When this machine has the source's credentials too, a missing source table is caught now.
         if (local.configured(sourceAccount)) {
@@ -166,9 +166,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         if (delete) {
             deleting.confirm(sourceAccount, sourceTable);
         }
-        try (Admin admin = settings.newAdmin()) {
-            Topics.ensure(admin, settings.namespace(), partitions, replication, Duration.ofSeconds(60));
-        }
+        ensureTopics(settings, env);
         var spec = sourceOnly != null ? scan.applyTo(ScanSpecs.of(job, delete ? deleting.options(scan) : Map.of())
                 .from(new TableRef(sourceAccount, sourceTable))).build()
                 : scan.applyTo(target.applyTo(ScanSpecs.of(job, jobOptions)
@@ -222,9 +220,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         wait.only(await, "--wait");
         BackupStore store = export.open(env);
         KafkaSettings settings = cluster.settings();
-        try (Admin admin = settings.newAdmin()) {
-            Topics.ensure(admin, settings.namespace(), topicPartitions(env), topicReplication(env), Duration.ofSeconds(60));
-        }
+        ensureTopics(settings, env);
         ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceAccount, sourceTable))).build();
         if (!await) {
             return ClusterExport.startOnly(settings, store, export, draft, sourceAccount, env);
@@ -286,6 +282,13 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
         jobOptions = writeMode.options();
         return job;
+    }
+
+    /** Creates the cluster's pipeline topics if missing, with the environment's partitions and replication. */
+    static void ensureTopics(KafkaSettings settings, Map<String, String> env) {
+        try (Admin admin = settings.newAdmin()) {
+            Topics.ensure(admin, settings.namespace(), topicPartitions(env), topicReplication(env), Duration.ofSeconds(60));
+        }
     }
 
     /** The partitions of the topics a command creates (TABLESCAN_TOPIC_PARTITIONS); a malformed value is exit 2. */

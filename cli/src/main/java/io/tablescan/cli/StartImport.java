@@ -6,11 +6,8 @@ import io.tablescan.job.JobRequest;
 import io.tablescan.job.Jobs;
 import io.tablescan.jobs.CopyJob;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.runtime.Topics;
 import io.tablescan.table.Accounts;
-import java.time.Duration;
 import java.util.Set;
-import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
@@ -61,10 +58,7 @@ final class StartImport {
             return 0;
         }
         KafkaSettings settings = start.cluster.settings();
-        try (Admin admin = settings.newAdmin()) {
-            Topics.ensure(admin, settings.namespace(), StartCommand.topicPartitions(start.env),
-                    StartCommand.topicReplication(start.env), Duration.ofSeconds(60));
-        }
+        StartCommand.ensureTopics(settings, start.env);
         ClusterImport onWorkers = new ClusterImport(job, start.writeMode.options(), from, start.importFrom, checked,
                 start.destAccount, start.target.destTable, start.scan.rates.maxWriteRate);
         return start.startOrAttach(settings, onWorkers.spec(), onWorkers.seeder(), onWorkers.printer(from), false);

@@ -77,7 +77,7 @@ final class StatusCommand implements Callable<Integer> {
 
     /** The lines and summary of the command that runs such a job: an import's name its files, an export's its target. */
     static void likeItsCommand(ProgressPrinter printer, io.tablescan.schema.ScanSpec spec) {
-        String from = spec.getJob() == null ? null : spec.getJob().getOptions().get("import.from");
+        String from = spec.getJob() == null ? null : spec.getJob().getOptions().get(ClusterImport.FROM);
         if (from != null) {
             printer.fromFiles(from);
             return;
