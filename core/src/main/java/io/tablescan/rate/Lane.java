@@ -1,7 +1,10 @@
 package io.tablescan.rate;
 
+import io.tablescan.spi.TableStoreException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /** One capped scan's rate in one direction, in this process: its bucket, and what it wanted since the last tick. */
 public final class Lane {
@@ -30,6 +33,31 @@ public final class Lane {
     /** The scan's cap in this direction now, rows/s (0: none). */
     public long cap() {
         return cap;
+    }
+
+    /**
+     * Runs one request within the cap: takes {@code n} rows' worth first and, once it is answered, gives back what
+     * {@code used} says it did not pass (a failed request keeps a write's share, as it may have been written, and
+     * gives back a read's). No cap: the request runs as it is.
+     */
+    public <T> T run(long n, Supplier<T> request, ToLongFunction<T> used) {
+        if (cap <= 0) {
+            return request.get();
+        }
+        try {
+            begin(n);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TableStoreException("interrupted while waiting for the scan's rate cap", 0, true, e);
+        }
+        long passed = direction == Direction.WRITE ? n : 0;
+        try {
+            T result = request.get();
+            passed = used.applyAsLong(result);
+            return result;
+        } finally {
+            done(n, passed);
+        }
     }
 
     /** Takes {@code n} rows' worth of the share, counting this request as wanting the rate until {@link #done}. */

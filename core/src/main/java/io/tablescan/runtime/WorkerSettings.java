@@ -218,21 +218,7 @@ public final class WorkerSettings {
         if (!ScanRates.capped(item.spec()) && !throttled.contains(item.spec().getScanId())) {
             return write.get();
         }
-        io.tablescan.rate.Lane lane = rates().lane(item.spec(), Direction.WRITE);
-        if (lane.cap() <= 0) {
-            return write.get();
-        }
-        try {
-            lane.begin(rows);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.tablescan.spi.TableStoreException("interrupted while waiting for the scan's rate cap", 0, true, e);
-        }
-        try {
-            return write.get();
-        } finally {
-            lane.done(rows, rows);
-        }
+        return rates().lane(item.spec(), Direction.WRITE).run(rows, write, written -> rows);
     }
 
     /**

@@ -3,7 +3,6 @@ package io.tablescan.table;
 import io.tablescan.rate.Lane;
 import io.tablescan.spi.Page;
 import io.tablescan.spi.TableStore;
-import io.tablescan.spi.TableStoreException;
 import java.util.function.Supplier;
 
 /**
@@ -32,25 +31,10 @@ final class RateLimitedTableStore extends InterceptingTableStore {
                 // a mirror's deletes in its destination; a delete job's in its source (it has no destination)
                 : operation.equals("delete") && target.table().equals(destination != null ? destination : source) ? write
                 : null;
-        if (lane == null || lane.cap() <= 0) {
+        if (lane == null) {
             return request.get();
         }
-        try {
-            lane.begin(target.rows());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TableStoreException("interrupted while waiting for the scan's rate cap", 0, true, e);
-        }
-        long used = lane == write ? target.rows() : 0;
-        try {
-            T result = request.get();
-            if (result instanceof Page page) {
-                used = page.rows().size();
-            }
-            return result;
-        } finally {
-            lane.done(target.rows(), used);
-        }
+        return lane.run(target.rows(), request, result -> result instanceof Page page ? page.rows().size() : target.rows());
     }
 
     @Override
