@@ -41,8 +41,6 @@ final class ClusterExport {
     static int run(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft, String sourceAlias,
             Map<String, String> env, ProgressPrinter printer, Interrupt interrupt) {
         printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));
-        System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers() + " (namespace "
-                + cluster.namespace() + "): the export goes on if this command is killed; Ctrl-C cancels it");
         RunOptions options = CliRun.options(printer, interrupt, env);
         Optional<ScanTotals> running = following(cluster, store, draft);
         Optional<ScanTotals> finished = running.isPresent() ? Optional.empty() : finished(cluster, store, draft);
@@ -51,19 +49,15 @@ final class ClusterExport {
             System.err.println("tablescan: the same export ran on the cluster as scan " + finished.get().scanId()
                     + " and has finished");
             totals = finished.get();
-        } else if (running.isPresent()) {
-            System.err.println("tablescan: the same export is running on the cluster as scan " + running.get().scanId()
-                    + ": following it instead of starting another");
-            totals = running.get().ended() ? running.get() : follow(cluster, store, running.get().spec(), options);
         } else {
-            Object started = claimOrFollow(cluster, store, to, draft, sourceAlias, env);
-            if (started instanceof ScanTotals other) { // the same export, started a moment ago by another command
-                System.err.println("tablescan: the same export is running on the cluster as scan " + other.scanId()
-                        + ": following it instead of starting another");
-            }
-            totals = started instanceof ScanSpec spec ? follow(cluster, store, spec, options)
-                    : ((ScanTotals) started).ended() ? (ScanTotals) started
-                    : follow(cluster, store, ((ScanTotals) started).spec(), options);
+            System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers()
+                    + " (namespace " + cluster.namespace() + "): the export goes on if this command is killed; "
+                    + "Ctrl-C cancels it");
+            // the same export running, or started a moment ago by another command: followed (ClusterJob says so)
+            Object started = running.isPresent() ? running.get()
+                    : claimOrFollow(cluster, store, to, draft, sourceAlias, env);
+            totals = follow(cluster, store, started instanceof ScanSpec spec ? spec : ((ScanTotals) started).spec(),
+                    options);
         }
         if (totals == null) {
             throw new UserError(UserError.INTERRUPTED, "interrupted: the export was cancelled on the cluster; no "

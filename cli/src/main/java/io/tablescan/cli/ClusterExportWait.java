@@ -22,7 +22,8 @@ final class ClusterExportWait {
     static int files(KafkaSettings cluster, BackupStore store, ScanTotals totals, Interrupt interrupt) {
         String runId = ExportTarget.of(totals.spec()).orElseThrow().runId();
         int partitions = ClusterExport.partitionCount(cluster, totals.scanId());
-        if (!ClusterExportFiles.ended(store, runId)) {
+        boolean waited = !ClusterExportFiles.ended(store, runId); // else written before this command came
+        if (waited) {
             System.out.println("the cluster's copy-workers are writing the data files to " + store.describe() + "...");
         }
         long started = System.nanoTime();
@@ -62,10 +63,10 @@ final class ClusterExportWait {
                 throw new UserError(UserError.FAILED, store.describe() + " holds another export's manifest");
             }
             long bytes = manifest.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
-            System.out.printf("exported %s in %s (%s) to %s; files written in %.1f s%n",
-                    ProgressPrinter.plural(manifest.totalRows(), "row"),
+            System.out.printf("exported %s in %s (%s) to %s%s%n", ProgressPrinter.plural(manifest.totalRows(), "row"),
                     ProgressPrinter.plural(manifest.files().size(), "file"), String.format("%,d bytes", bytes),
-                    store.describe(), (System.nanoTime() - started) / 1e9);
+                    store.describe(), waited ? String.format(java.util.Locale.ROOT, "; files written in %.1f s",
+                            (System.nanoTime() - started) / 1e9) : "");
             return 0;
         } catch (BackupException e) {
             throw BackupLocations.error(e);

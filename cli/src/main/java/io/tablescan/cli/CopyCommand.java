@@ -125,8 +125,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         if (target.toTable() && !dryRun) {
             // Created now, so a credential that may not write is refused at once; deleted again if nothing is written.
             destExisted = mirror || changedOnly || destinationExists(dest, target.destTable);
-            // A mirror's extra rows are its work, not news.
-            createDestination(dest, target.destTable, !mirror && !changedOnly && writeMode.replaces());
+            // A mirror's extra rows are its work, and a resumed job's rows are its own: not news.
+            createDestination(dest, target.destTable, !mirror && !changedOnly && writeMode.replaces()
+                    && (local == null || !local.resumable()));
         } else if (dryRun) {
             Checks.tableExists(dest, target.destTable, "destination"); // a dry run creates nothing
         }

@@ -102,18 +102,18 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         Accounts accounts = new Accounts(name -> null).register(destName, dest).register("export", dest);
         ScanSpec spec = onCluster ? onWorkers.spec() : ClusterImport.spec(job, writeMode.options(), "export", manifest,
                 destName, destTable, maxWriteRate);
-        // The same import running on the cluster: the rows in the table are its own, and it is followed, not started.
-        boolean attaching = onCluster && onWorkers.running(cluster);
-        createTable(dest, destTable, attaching ? null : writeMode);
-        if (!attaching) {
-            System.out.printf("writing %s in %,d batches through the workers%n",
-                    ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
-        }
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
                 .fromFiles(from.describe()).expecting(manifest.totalRows());
         long batchCount = batches;
         try (JobState local = cluster == null ? state.open(env, from.describe() + " -> " + destTable) : null;
                 Interrupt interrupt = Interrupt.onSigint()) {
+            // The same import running on the cluster (followed, not started) or resumed here: the rows are its own.
+            boolean attaching = onCluster && onWorkers.running(cluster);
+            createTable(dest, destTable, attaching || local != null && local.resumable() ? null : writeMode);
+            if (!attaching) {
+                System.out.printf("writing %s in %,d batches through the workers%n",
+                        ProgressPrinter.plural(manifest.totalRows(), "row"), batches);
+            }
             CopyRun.Outcome outcome;
             if (onCluster) {
                 printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));

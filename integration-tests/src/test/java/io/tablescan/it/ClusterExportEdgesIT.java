@@ -80,8 +80,13 @@ class ClusterExportEdgesIT {
                 assertThat(cluster.children.output(label)).contains("exported 2,000 rows in");
             }
             assertThat(cluster.children.output("same-1") + cluster.children.output("same-2"))
-                    .contains("the same export is running on the cluster as scan ");
+                    .contains("the same job is running on the cluster as scan ");
             assertThat(scans(cluster)).as("one scan for both commands").hasSize(1);
+            // Run again once finished: that export's result, with nothing said about a job to cancel or files written now
+            assertThat(ClusterClientIT.run(cluster, "same-3", same)).isZero();
+            assertThat(cluster.children.output("same-3")).contains("has finished", "exported 2,000 rows in")
+                    .doesNotContain("Ctrl-C cancels it", "files written in");
+            assertThat(scans(cluster)).as("still one scan").hasSize(1);
 
             // Two different exports onto one target at the same moment: one runs, the other is refused, writes nothing
             Process a = cluster.children.start("race-a", cluster.env, export("edgea", "keyblob", "race", kafka, "0"));

@@ -113,9 +113,11 @@ public final class ClusterJob {
             long start = System.nanoTime();
             Optional<ScanTotals> found = running(reader, spec);
             ScanSpec job = found.map(ScanTotals::spec).orElse(spec);
+            // this very scan started before (found running a moment ago, it may have ended since): never seeded again
+            boolean startedBefore = found.isEmpty() && startedBefore(reader, spec.getScanId());
             if (found.isPresent()) {
                 options.view().attached(found.get());
-            } else {
+            } else if (!startedBefore) {
                 if (stop.getAsBoolean()) {
                     return new Followed(new CopyRun.Outcome(new ScanTotals(spec.getScanId(), null), 0, true), false);
                 }
@@ -133,7 +135,15 @@ public final class ClusterJob {
             if (options.ended() != null && totals.ended() && !interrupted) {
                 options.ended().read(cluster, totals);
             }
-            return new Followed(new CopyRun.Outcome(totals, seconds, interrupted), found.isPresent());
+            return new Followed(new CopyRun.Outcome(totals, seconds, interrupted), found.isPresent() || startedBefore);
+        }
+    }
+
+    private static boolean startedBefore(ScanStatusReader reader, String scanId) {
+        try {
+            return reader.latest(scanId).started();
+        } catch (ScanStatusReader.NoLedgerTopicException e) {
+            return false;
         }
     }
 
