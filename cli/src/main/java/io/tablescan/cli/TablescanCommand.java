@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.azure.AzureTableStore;
 import io.tablescan.runner.RunSettingsException;
+import io.tablescan.runner.WorkerStoppedException;
 import io.tablescan.runner.Timeline;
 import java.util.Map;
 import java.util.Set;
@@ -84,6 +85,10 @@ public final class TablescanCommand {
             if (cause instanceof RunSettingsException settings) { // an in-process worker's setting: TABLESCAN_*
                 commandLine.getErr().println("tablescan: " + settings.getMessage());
                 return UserError.USAGE;
+            }
+            if (cause instanceof WorkerStoppedException stopped) { // Kafka's reason, never a secret, but masked anyway
+                commandLine.getErr().println("tablescan: " + io.tablescan.logging.Redaction.mask(stopped.getMessage()));
+                return UserError.FAILED;
             }
             commandLine.getErr().println("tablescan: unexpected error: " + cause);
             if (System.getenv("TABLESCAN_DEBUG") != null) {

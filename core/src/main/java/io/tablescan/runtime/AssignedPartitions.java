@@ -9,7 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The worker's input partitions and each one's {@link PartitionProgress}: what to commit, where to rewind to,
@@ -17,6 +20,10 @@ import org.apache.kafka.common.errors.WakeupException;
  * still the current one (a rewind or a rebalance replaces it, and work of a replaced one is abandoned).
  */
 final class AssignedPartitions {
+    private static final Logger LOG = LoggerFactory.getLogger(AssignedPartitions.class);
+    /** How often a partition's committed offset is asked for (a minute each) before the worker gives up. */
+    private static final int COMMITTED_ATTEMPTS = 5;
+
     private final Consumer<byte[], byte[]> consumer;
     private final Map<TopicPartition, PartitionProgress> progress = new ConcurrentHashMap<>();
     private Set<TopicPartition> paused = new HashSet<>();
@@ -85,11 +92,22 @@ final class AssignedPartitions {
     /** Each partition's committed offset and the finished records its metadata names. */
     void load(Collection<TopicPartition> partitions) {
         Set<TopicPartition> set = new HashSet<>(partitions);
-        Map<TopicPartition, OffsetAndMetadata> committed;
-        try {
-            committed = consumer.committed(set);
-        } catch (WakeupException e) {
-            committed = consumer.committed(set); // a finished record's wakeup, not a reason to skip this
+        Map<TopicPartition, OffsetAndMetadata> committed = null;
+        for (int attempt = 1; committed == null; attempt++) {
+            try {
+                committed = consumer.committed(set);
+            } catch (WakeupException | TimeoutException e) {
+                // A finished record's wakeup is no reason to skip this; nor is a slow answer: the broker holds it
+                // back while a killed worker's transaction is open (until it times out), which a loaded broker,
+                // just restarted, can take a minute to resolve.
+                if (attempt >= COMMITTED_ATTEMPTS) {
+                    throw e;
+                }
+                if (e instanceof TimeoutException) {
+                    LOG.warn("the committed offsets of {} are not known yet (a transaction still open?): asking again",
+                            set);
+                }
+            }
         }
         for (TopicPartition tp : set) {
             progress.put(tp, new PartitionProgress(committed.get(tp)));

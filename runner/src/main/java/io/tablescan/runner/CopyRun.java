@@ -101,9 +101,11 @@ public final class CopyRun {
             options.seeder().seed(kafka, spec);
             Timeline.mark("seed");
             options.view().header(spec);
-            ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || stop.getAsBoolean(),
-                    options.timeout(), options.progressInterval(), options.progress());
+            ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || stop.getAsBoolean()
+                    || pipeline.failure() != null, options.timeout(), options.progressInterval(), options.progress());
             Timeline.mark("scan");
+            WorkerStoppedException.check(pipeline, totals.ended(), options.state() != null
+                    ? "run the same command again to resume the job" : "the scan did not finish");
             boolean interrupted = !totals.ended() && stop.getAsBoolean();
             if (interrupted && options.state() != null) { // a local job's scan stays as it is, for a rerun to resume
                 options.view().pausing();

@@ -13,11 +13,16 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The three workers (one thread each) and the ledger in this process: the local default and the tests' pipeline. */
 public final class LocalPipeline implements AutoCloseable, Health {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalPipeline.class);
     private final List<WorkerRuntime<?>> runtimes = new ArrayList<>();
+    private final AtomicReference<String> failure = new AtomicReference<>();
     private ScanLedger ledger;
 
     private LocalPipeline() {}
@@ -43,8 +48,21 @@ public final class LocalPipeline implements AutoCloseable, Health {
     }
 
     private void add(String name, WorkerRuntime<?> runtime) {
-        Thread.ofPlatform().name(name + "-worker").daemon().start(runtime);
+        Thread.ofPlatform().name(name + "-worker").daemon().start(() -> {
+            try {
+                runtime.run();
+            } catch (RuntimeException | Error e) { // a worker process would exit; here the command must end
+                LOG.debug("{} worker stopped", name, e);
+                failure.compareAndSet(null, "the " + name + " worker stopped (" + e.getClass().getSimpleName()
+                        + ": " + e.getMessage() + ")");
+            }
+        });
         runtimes.add(runtime);
+    }
+
+    /** Why a worker of this process stopped while the pipeline ran, or null: the scan cannot go on here then. */
+    public String failure() {
+        return failure.get();
     }
 
     @Override

@@ -70,8 +70,9 @@ public final class PipelineSession implements AutoCloseable {
             }
             options.seeder().seed(kafka, spec);
             options.view().header(spec);
-            ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || options.stop().getAsBoolean(),
-                    options.timeout(), options.progressInterval(), options.progress());
+            ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || options.stop().getAsBoolean()
+                    || pipeline.failure() != null, options.timeout(), options.progressInterval(), options.progress());
+            WorkerStoppedException.check(pipeline, totals.ended(), "the scan did not finish");
             boolean interrupted = !totals.ended() && options.stop().getAsBoolean();
             if (interrupted) {
                 try {
