@@ -95,11 +95,15 @@ public final class BackupSets {
         return SetIndex.parse(set.describe(SetIndex.NAME), json);
     }
 
-    /** The newest complete set, optionally the newest that started at or before {@code at}; NOT_FOUND if none. */
+    /**
+     * The newest complete set, optionally the newest that started at or before {@code at}; NOT_FOUND if none. A
+     * start counts to the second, as its id and {@code backups list} show it: the time listed selects that set.
+     */
     public SetIndex latest(Instant at) {
         SetIndex found = null;
         for (Listed listed : list()) {
-            if (listed.complete() && (at == null || !Instant.parse(listed.index().startTime()).isAfter(at))) {
+            if (listed.complete() && (at == null || !Instant.parse(listed.index().startTime())
+                    .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(at))) {
                 found = listed.index();
             }
         }

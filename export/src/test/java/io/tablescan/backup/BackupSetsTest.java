@@ -58,11 +58,25 @@ class BackupSetsTest {
                 .hasMessageContaining("never finished");
     }
 
+    @Test
+    void atTheStartTimeThatListShowsSelectsThatSet() {
+        BackupSets sets = new BackupSets(new FolderStore(folder));
+        set(sets, "20261120T000000Z-0001", null, NOW.minusSeconds(60).plusMillis(250), true);
+        set(sets, "20261120T000100Z-0002", "20261120T000000Z-0001", NOW.plusMillis(437), true);
+
+        assertThat(sets.latest(NOW).id()).as("listed as started at %s", NOW).isEqualTo("20261120T000100Z-0002");
+        assertThat(sets.latest(NOW.minusMillis(1)).id()).isEqualTo("20261120T000000Z-0001");
+    }
+
     private static void set(BackupSets sets, String id, String base, int daysAgo, boolean complete) {
+        set(sets, id, base, NOW.minusSeconds(daysAgo * 86_400L), complete);
+    }
+
+    private static void set(BackupSets sets, String id, String base, Instant start, boolean complete) {
         SetIndex.Table table = new SetIndex.Table("T", complete ? 1L : null, complete ? 10L : null, 1, null,
                 base == null ? null : 1L, base == null ? null : "2026-01-01T00:00:00Z", complete ? null : "failed");
         SetIndex index = new SetIndex(SetIndex.FORMAT_VERSION, id, base == null ? SetIndex.FULL : SetIndex.INCREMENTAL,
-                base, NOW.minusSeconds(daysAgo * 86_400L).toString(), NOW.toString(), "acct", "test", complete,
+                base, start.toString(), NOW.toString(), "acct", "test", complete,
                 List.of(table));
         sets.set(id).prepare();
         sets.set(id).write(SetIndex.NAME, index.toJson());
