@@ -78,8 +78,8 @@ final class BackupsCommand implements Runnable {
         }
     }
 
-    @Command(name = "prune", mixinStandardHelpOptions = true, description = "Deletes old backup sets; never one a "
-            + "kept incremental set builds on.")
+    @Command(name = "prune", mixinStandardHelpOptions = true, description = "Deletes old backup sets; never the "
+            + "newest complete one, nor one a kept incremental set builds on.")
     static final class Prune extends TablescanCommand.ReadsEnvironment {
         @Mixin
         ExportSourceOptions from = new ExportSourceOptions();

@@ -31,7 +31,8 @@ class BackupSetsTest {
                 .containsExactly("20261120T000000Z-0001", "20261121T000000Z-0002", "20261123T000000Z-0004");
         assertThat(sets.expired(null, 6, NOW)).as("0002 is within 6 days and builds on 0001")
                 .containsExactly("20261123T000000Z-0004");
-        assertThat(sets.expired(null, 0, NOW)).hasSize(6);
+        assertThat(sets.expired(null, 0, NOW)).as("the newest complete set and its bases are always kept")
+                .containsExactly("20261120T000000Z-0001", "20261121T000000Z-0002", "20261123T000000Z-0004");
         assertThat(sets.chain("20261125T000000Z-0006")).extracting(SetIndex::id).containsExactly(
                 "20261122T000000Z-0003", "20261124T000000Z-0005", "20261125T000000Z-0006");
         assertThatThrownBy(() -> sets.chain("20261123T000000Z-0004")).hasMessageContaining("not complete");
@@ -56,6 +57,18 @@ class BackupSetsTest {
         assertThat(sets.expired(1, null, NOW)).containsExactly("20261119T000000Z-0000");
         assertThatThrownBy(() -> sets.read("20261121T000000Z-0002")).isInstanceOf(BackupException.class)
                 .hasMessageContaining("never finished");
+    }
+
+    @Test
+    void retentionNeverDeletesTheLastCompleteSetNorARunningFirstBackup() {
+        BackupSets sets = new BackupSets(new FolderStore(folder));
+        sets.table("20261126T020000Z-0002", "T").prepare(); // the first backup, running: no index yet
+        assertThat(sets.expired(14, 30, NOW)).as("nothing is kept, so nothing is older than a kept set").isEmpty();
+
+        set(sets, "20261001T020000Z-0001", null, 57, true); // the nightly job stopped after this one
+        assertThat(sets.expired(null, 30, NOW)).isEmpty();
+        set(sets, "20261002T020000Z-0003", null, 56, false);
+        assertThat(sets.expired(null, 30, NOW)).containsExactly("20261002T020000Z-0003");
     }
 
     @Test
