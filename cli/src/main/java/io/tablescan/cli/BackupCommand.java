@@ -136,6 +136,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         Map<String, Long> limits = maxRate == null ? null
                 : Map.of(Direction.READ.key, maxRate / parallel, Direction.WRITE.key, 0L);
         List<SetIndex.Table> done = new ArrayList<>();
+        boolean interrupted;
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
@@ -152,6 +153,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
             for (Future<SetIndex.Table> future : futures) {
                 done.add(future.get());
             }
+            interrupted = interrupt.requested();
         } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e);
         }
@@ -160,6 +162,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
                 base == null ? null : base.id(), start.toString(), Instant.now().toString(), account, version(),
                 complete, done);
         try {
+            sets.set(id).prepare(); // no table wrote files when each failed before (or Ctrl-C came first)
             sets.set(id).write(SetIndex.NAME, index.toJson());
         } catch (BackupException e) {
             throw BackupLocations.error(e);
@@ -171,7 +174,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
             System.out.println("the tables that failed are named above; the others' exports are kept in the set, "
                     + "which a restore and an incremental backup do not use: run the backup again");
         }
-        return complete ? 0 : UserError.FAILED;
+        return complete ? 0 : interrupted ? UserError.INTERRUPTED : UserError.FAILED; // Ctrl-C: 130, as for copy
     }
 
     /** One table: its export, and for an incremental one its changes and the keys of all its rows. */

@@ -27,7 +27,7 @@ final class BackupsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            BackupSets sets = new BackupSets(from.open(env));
+            BackupSets sets = sets(from, env);
             List<BackupSets.Listed> listed = catalog(sets::list);
             System.out.printf("%-22s  %-20s  %-11s  %6s  %12s  %14s  %s%n", "SET", "STARTED", "KIND", "TABLES", "ROWS",
                     "BYTES", "STATE");
@@ -58,7 +58,7 @@ final class BackupsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            BackupSets sets = new BackupSets(from.open(env));
+            BackupSets sets = sets(from, env);
             SetIndex index = catalog(() -> sets.read(id));
             System.out.printf("set %s: %s%s, %s, account %s, tablescan %s%n", index.id(), index.kind(),
                     index.base() == null ? "" : " on " + index.base(), index.complete() ? "complete" : "NOT complete",
@@ -78,8 +78,8 @@ final class BackupsCommand implements Runnable {
         }
     }
 
-    @Command(name = "prune", mixinStandardHelpOptions = true, description = "Deletes old backup sets; never one a "
-            + "kept incremental set builds on.")
+    @Command(name = "prune", mixinStandardHelpOptions = true, description = "Deletes old backup sets; never the "
+            + "newest complete one, nor one a kept incremental set builds on.")
     static final class Prune extends TablescanCommand.ReadsEnvironment {
         @Mixin
         ExportSourceOptions from = new ExportSourceOptions();
@@ -102,7 +102,7 @@ final class BackupsCommand implements Runnable {
             if ((keepLast != null && keepLast < 1) || (keepDays != null && keepDays < 0)) {
                 throw new UserError(UserError.USAGE, "--keep-last must be at least 1 and --keep-days at least 0");
             }
-            BackupSets sets = new BackupSets(from.open(env));
+            BackupSets sets = sets(from, env);
             List<String> expired = catalog(() -> sets.expired(keepLast, keepDays, Instant.now()));
             for (String id : expired) {
                 if (!dryRun) {
@@ -117,6 +117,16 @@ final class BackupsCommand implements Runnable {
                     + (dryRun ? " would be deleted; nothing was changed" : " deleted"));
             return 0;
         }
+    }
+
+    /** The sets in the place given; a container that does not exist is a mistake, as a missing folder is. */
+    private static BackupSets sets(ExportSourceOptions from, java.util.Map<String, String> env) {
+        BackupSets sets = new BackupSets(from.open(env));
+        if (sets.root() instanceof io.tablescan.backup.BlobStore blob && !catalog(blob::containerExists)) {
+            throw new UserError(UserError.NOT_FOUND, "--from-container: no container " + from.container
+                    + (from.connectionString != null ? "" : " in account " + from.account));
+        }
+        return sets;
     }
 
     private static <T> T catalog(java.util.function.Supplier<T> read) {

@@ -42,6 +42,11 @@ final class ParameterErrors {
             }
             return names + " needs a value; " + help;
         }
+        if (e instanceof CommandLine.MutuallyExclusiveArgsException) { // restore's --set, --latest, --at
+            return cmd.getCommandSpec().argGroups().stream().filter(CommandLine.Model.ArgGroupSpec::exclusive)
+                    .map(g -> "give only one of " + names(g.options()).replaceFirst(", ([^,]*)$", " and $1"))
+                    .findFirst().orElse("options that exclude each other were given together") + "; " + help;
+        }
         if (e instanceof OverwrittenOptionException o) {
             return names(List.of(o.getOverwritten())) + " was given more than once; " + help;
         }

@@ -132,6 +132,7 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         String destName = destAccount != null ? destAccount : "destination";
         Accounts accounts = new Accounts(name -> null).register(destName, dest).register(EXPORT_ALIAS, dest);
         List<String> failed = new ArrayList<>();
+        boolean interrupted;
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
@@ -146,13 +147,14 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
                     failed.add(failure);
                 }
             }
+            interrupted = interrupt.requested();
         } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e);
         }
         if (!failed.isEmpty()) {
             System.out.println("restore NOT complete: " + String.join(", ", failed) + " failed (see above); run the "
                     + "same restore again with --into-existing: it is idempotent");
-            return UserError.FAILED;
+            return interrupted ? UserError.INTERRUPTED : UserError.FAILED; // Ctrl-C: 130, as for copy
         }
         System.out.printf("restored %s of backup set %s%n", ProgressPrinter.plural(plans.size(), "table"), set.id());
         return 0;

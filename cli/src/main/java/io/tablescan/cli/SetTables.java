@@ -26,6 +26,9 @@ final class SetTables {
             throw new UserError(UserError.USAGE, "give one of --all-tables, --tables A,B and --table-pattern GLOB");
         }
         if (names != null) {
+            if (names.isEmpty()) { // "--tables ,": a set of no table would have nothing to write
+                throw new UserError(UserError.USAGE, "--tables names no table: give A,B");
+            }
             List<String> tables = new ArrayList<>();
             for (String name : names) {
                 Checks.tableName("--tables", name);

@@ -54,11 +54,17 @@ public final class TablescanCommand {
         String[] version = cli.getCommandSpec().version();
         for (CommandLine sub : cli.getSubcommands().values()) {
             sub.getCommandSpec().version(version);
-            if (sub.getCommand() instanceof ReadsEnvironment command) {
-                command.environment(environment);
-            }
+            environment(sub, environment);
         }
         return cli;
+    }
+
+    /** A command and its own subcommands (backups list, show, prune) read {@code environment}. */
+    private static void environment(CommandLine command, Map<String, String> environment) {
+        if (command.getCommand() instanceof ReadsEnvironment reads) {
+            reads.environment(environment);
+        }
+        command.getSubcommands().values().forEach(sub -> environment(sub, environment));
     }
 
     /** A command that reads environment variables through the map it is given (tests cannot set the process's). */

@@ -26,6 +26,12 @@ class BackupOptionsTest {
     }
 
     @Test
+    void aBackupOfNoTableIsRefusedBeforeAnythingIsRead() {
+        Cli.assertOneLine(Cli.run("backup", "--source-connection-string", CS, "--tables", ",", "--to", "x"),
+                UserError.USAGE, "--tables names no table");
+    }
+
+    @Test
     void anAliasWithoutBlobSettingsNamesTheVariables() {
         Cli.assertOneLine(Cli.run(Map.of(), TargetOptionsTest.with(EXPORT, "--to-container", "abc", "--to-account",
                 "bk")), UserError.USAGE, "set TABLESCAN_ACCOUNT_BK_CONNECTION_STRING, or TABLESCAN_ACCOUNT_BK_BLOB_ENDPOINT");

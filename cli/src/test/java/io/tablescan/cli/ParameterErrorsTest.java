@@ -58,6 +58,8 @@ class ParameterErrorsTest {
         assertSecretFree(Cli.run("copy", "--source-connection-string", CS, "--source-table", "--dest-table", "def"),
                 "--source-table needs a value");
         assertSecretFree(Cli.run("copy", "--source-connection-string", CS), "missing --source-table;");
+        assertSecretFree(Cli.run("restore", "--from", "/nowhere", "--latest", "--set", KEY, "--dest-connection-string",
+                CS), "give only one of --set, --latest and --at; see tablescan restore --help");
         assertSecretFree(Cli.run("failures"), "missing SCAN_ID");
     }
 

@@ -95,11 +95,15 @@ public final class BackupSets {
         return SetIndex.parse(set.describe(SetIndex.NAME), json);
     }
 
-    /** The newest complete set, optionally the newest that started at or before {@code at}; NOT_FOUND if none. */
+    /**
+     * The newest complete set, optionally the newest that started at or before {@code at}; NOT_FOUND if none. A
+     * start counts to the second, as its id and {@code backups list} show it: the time listed selects that set.
+     */
     public SetIndex latest(Instant at) {
         SetIndex found = null;
         for (Listed listed : list()) {
-            if (listed.complete() && (at == null || !Instant.parse(listed.index().startTime()).isAfter(at))) {
+            if (listed.complete() && (at == null || !Instant.parse(listed.index().startTime())
+                    .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(at))) {
                 found = listed.index();
             }
         }
@@ -133,12 +137,17 @@ public final class BackupSets {
     /**
      * The sets that retention deletes: every set but the newest {@code keepLast} complete ones and those that
      * started within {@code keepDays} of {@code now}, and never a set that a kept set builds on (directly or not).
-     * Unfinished sets are deleted only when older than the kept ones' oldest. Null limits keep nothing by that rule.
+     * The newest complete set is always kept: no rule leaves a place without a set to restore (a nightly job that
+     * stopped for longer than {@code keepDays}). Unfinished sets are deleted only when older than the kept ones'
+     * oldest, so never when no set is kept. Null limits keep nothing by that rule.
      */
     public List<String> expired(Integer keepLast, Integer keepDays, Instant now) {
         List<Listed> sets = list();
         Set<String> kept = new HashSet<>();
         List<Listed> complete = sets.stream().filter(Listed::complete).toList();
+        if (!complete.isEmpty()) {
+            kept.add(complete.getLast().id());
+        }
         if (keepLast != null) {
             complete.subList(Math.max(0, complete.size() - keepLast), complete.size()).forEach(l -> kept.add(l.id()));
         }
@@ -157,8 +166,8 @@ public final class BackupSets {
         String oldestKept = sets.stream().map(Listed::id).filter(kept::contains).findFirst().orElse(null);
         List<String> expired = new ArrayList<>();
         for (Listed listed : sets) {
-            boolean unfinishedAndNewer = listed.index() == null && oldestKept != null
-                    && listed.id().compareTo(oldestKept) > 0; // may be a backup running now
+            boolean unfinishedAndNewer = listed.index() == null
+                    && (oldestKept == null || listed.id().compareTo(oldestKept) > 0); // may be a backup running now
             if (!kept.contains(listed.id()) && !unfinishedAndNewer) {
                 expired.add(listed.id());
             }

@@ -31,7 +31,8 @@ class BackupSetsTest {
                 .containsExactly("20261120T000000Z-0001", "20261121T000000Z-0002", "20261123T000000Z-0004");
         assertThat(sets.expired(null, 6, NOW)).as("0002 is within 6 days and builds on 0001")
                 .containsExactly("20261123T000000Z-0004");
-        assertThat(sets.expired(null, 0, NOW)).hasSize(6);
+        assertThat(sets.expired(null, 0, NOW)).as("the newest complete set and its bases are always kept")
+                .containsExactly("20261120T000000Z-0001", "20261121T000000Z-0002", "20261123T000000Z-0004");
         assertThat(sets.chain("20261125T000000Z-0006")).extracting(SetIndex::id).containsExactly(
                 "20261122T000000Z-0003", "20261124T000000Z-0005", "20261125T000000Z-0006");
         assertThatThrownBy(() -> sets.chain("20261123T000000Z-0004")).hasMessageContaining("not complete");
@@ -58,11 +59,37 @@ class BackupSetsTest {
                 .hasMessageContaining("never finished");
     }
 
+    @Test
+    void retentionNeverDeletesTheLastCompleteSetNorARunningFirstBackup() {
+        BackupSets sets = new BackupSets(new FolderStore(folder));
+        sets.table("20261126T020000Z-0002", "T").prepare(); // the first backup, running: no index yet
+        assertThat(sets.expired(14, 30, NOW)).as("nothing is kept, so nothing is older than a kept set").isEmpty();
+
+        set(sets, "20261001T020000Z-0001", null, 57, true); // the nightly job stopped after this one
+        assertThat(sets.expired(null, 30, NOW)).isEmpty();
+        set(sets, "20261002T020000Z-0003", null, 56, false);
+        assertThat(sets.expired(null, 30, NOW)).containsExactly("20261002T020000Z-0003");
+    }
+
+    @Test
+    void atTheStartTimeThatListShowsSelectsThatSet() {
+        BackupSets sets = new BackupSets(new FolderStore(folder));
+        set(sets, "20261120T000000Z-0001", null, NOW.minusSeconds(60).plusMillis(250), true);
+        set(sets, "20261120T000100Z-0002", "20261120T000000Z-0001", NOW.plusMillis(437), true);
+
+        assertThat(sets.latest(NOW).id()).as("listed as started at %s", NOW).isEqualTo("20261120T000100Z-0002");
+        assertThat(sets.latest(NOW.minusMillis(1)).id()).isEqualTo("20261120T000000Z-0001");
+    }
+
     private static void set(BackupSets sets, String id, String base, int daysAgo, boolean complete) {
+        set(sets, id, base, NOW.minusSeconds(daysAgo * 86_400L), complete);
+    }
+
+    private static void set(BackupSets sets, String id, String base, Instant start, boolean complete) {
         SetIndex.Table table = new SetIndex.Table("T", complete ? 1L : null, complete ? 10L : null, 1, null,
                 base == null ? null : 1L, base == null ? null : "2026-01-01T00:00:00Z", complete ? null : "failed");
         SetIndex index = new SetIndex(SetIndex.FORMAT_VERSION, id, base == null ? SetIndex.FULL : SetIndex.INCREMENTAL,
-                base, NOW.minusSeconds(daysAgo * 86_400L).toString(), NOW.toString(), "acct", "test", complete,
+                base, start.toString(), NOW.toString(), "acct", "test", complete,
                 List.of(table));
         sets.set(id).prepare();
         sets.set(id).write(SetIndex.NAME, index.toJson());

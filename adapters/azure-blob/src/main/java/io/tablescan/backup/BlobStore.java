@@ -91,6 +91,11 @@ public final class BlobStore implements BackupStore {
         call("the container", () -> container.createIfNotExists());
     }
 
+    /** Whether the container exists (a place to read sets from must; one to write to is created). */
+    public boolean containerExists() {
+        return call("the container", () -> container.exists());
+    }
+
     @Override
     public boolean exists(String name) {
         return call(name, () -> container.getBlobClient(prefix + name).exists());
