@@ -27,9 +27,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The bench's command: its options, the dispatch to each scenario and the printing of their runs and medians. Off
- * the tool's data flow, and about 380 lines because each of its eleven scenarios has its few lines of set-up and
- * report here; the scenarios' own machinery (generated tables, model accounts, process scaling, the mirror and
- * export runs) is in classes of their own.
+ * the tool's data flow, and about 380 lines because each of its twelve scenarios has its few lines of set-up and
+ * report here; the scenarios' own machinery (generated tables, model accounts, process scaling, the mirror,
+ * export and backup-set runs) is in classes of their own.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = BenchPlaceholder.DESCRIPTION)
 final class BenchCommand implements Callable<Integer> {
