@@ -27,9 +27,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The bench's command: its options, the dispatch to each scenario and the printing of their runs and medians. Off
- * the tool's data flow, and about 380 lines because each of its eleven scenarios has its few lines of set-up and
- * report here; the scenarios' own machinery (generated tables, model accounts, process scaling, the mirror and
- * export runs) is in classes of their own.
+ * the tool's data flow, and about 380 lines because each of its twelve scenarios has its few lines of set-up and
+ * report here; the scenarios' own machinery (generated tables, model accounts, process scaling, the mirror,
+ * export and backup-set runs) is in classes of their own.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = BenchPlaceholder.DESCRIPTION)
 final class BenchCommand implements Callable<Integer> {
@@ -39,6 +39,7 @@ final class BenchCommand implements Callable<Integer> {
             case "verify" -> "tables equal";
             case "export" -> "every row in the files once";
             case "mirror" -> "destination equal to the source";
+            case "full", "incremental" -> "backup set complete";
             default -> "copy exact";
         };
     }
@@ -77,6 +78,10 @@ final class BenchCommand implements Callable<Integer> {
             // The same source exported to files on local disk (the export's goal is the copy's: 3.5 minutes).
             new Scenario("seed-replica-export", 3_558_594, Duration.ofMillis(100),
                     new ScalabilityTargets(20_000, 2_000), List.of("export"), 2048, 8),
+            // Five tables of one such account, 3,558,594 rows together: a full backup set, 1% of the rows changed,
+            // an incremental set (see BackupSetBench); the command's own defaults, as a user runs it.
+            new Scenario("backup-set", 3_558_594, Duration.ofMillis(100),
+                    new ScalabilityTargets(20_000, 2_000), List.of("full", "incremental"), 2048, 8),
             // The seed-replica accounts over HTTP; the workers as 1, 2 and 4 processes of each kind, each process
             // with 8 writes and 4 reads in flight, so that one process is far below the accounts' targets.
             new Scenario("scaling", 40_000, Duration.ofMillis(100), new ScalabilityTargets(20_000, 2_000),
@@ -87,8 +92,8 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Option(names = "--scenario", defaultValue = "pipeline",
-            description = "pipeline, latency, azurite, seed-replica, seed-replica-503, seed-replica-export, verify, mirror, export, "
-                    + "import or scaling "
+            description = "pipeline, latency, azurite, seed-replica, seed-replica-503, seed-replica-export, backup-set, verify, "
+                    + "mirror, export, import or scaling "
                     + "(default ${DEFAULT-VALUE}).")
     String scenarioName;
 
@@ -151,10 +156,12 @@ final class BenchCommand implements Callable<Integer> {
                 scenario.name(), n, scenario.latency().toMillis(), concurrency, readConcurrency, runs);
         GeneratedTable table = new GeneratedTable(n);
         List<Run> results = new ArrayList<>();
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+        boolean backupSet = scenario.name().equals("backup-set"); // the backup command starts its own broker
+        try (EmbeddedKafkaBroker broker = backupSet ? null : EmbeddedKafkaBroker.start();
                 AzuriteServer azurite = scenario.name().equals("azurite") || scenario.name().equals("verify")
                         ? AzuriteServer.start() : null) {
-            BenchRunner runner = scenario.name().equals("verify") ? new VerifyRunner(broker, azurite, table, concurrency)
+            BenchRunner runner = backupSet ? new BackupSetBench(scenario, n)
+                    : scenario.name().equals("verify") ? new VerifyRunner(broker, azurite, table, concurrency)
                     : azurite != null ? new AzuriteRunner(broker, azurite, table, concurrency)
                     : scenario.name().equals("scaling")
                     ? new ScalingBench(broker, scenario, table, concurrency, readConcurrency)
@@ -176,8 +183,8 @@ final class BenchCommand implements Callable<Integer> {
                     results.add(run);
                 }
             }
-            if (runner instanceof BackupBench backup) {
-                backup.close(); // its files
+            if (runner instanceof AutoCloseable files) {
+                files.close(); // the export and backup scenarios' files
             }
         }
         List<Run> medians = scenario.strategies().stream().map(s -> median(results, s)).toList();

@@ -33,8 +33,8 @@ import java.util.regex.Pattern;
 
 /**
  * A model table account over HTTP: the subset of the Table service's REST API that tablescan's REST adapter uses
- * (query pages with continuation headers, {@code $batch} upserts and deletes, single-entity PUT and DELETE, table
- * create), answered by an in-memory {@link TableStore} (its latency and account pacing included), so that workers
+ * (query pages with continuation headers, {@code $batch} upserts and deletes, single-entity GET, PUT and DELETE,
+ * table create), answered by an in-memory {@link TableStore} (its latency and account pacing included), so that workers
  * in other processes reach the bench's generated and checking tables with a connection string. Signatures are not
  * checked; it listens on loopback only.
  */
@@ -56,6 +56,7 @@ final class ModelAccount implements AutoCloseable {
         return t;
     });
     private final TableStore store;
+    private final java.util.concurrent.atomic.AtomicLong bytesServed = new java.util.concurrent.atomic.AtomicLong();
 
     private ModelAccount(TableStore store) throws IOException {
         this.store = store;
@@ -81,6 +82,11 @@ final class ModelAccount implements AutoCloseable {
                 + ACCOUNT + ";AccountKey=" + Base64.getEncoder().encodeToString(new byte[32]);
     }
 
+    /** The bytes of the query pages and entities this account answered with (bodies only). */
+    long bytesServed() {
+        return bytesServed.get();
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getRawPath().substring(ACCOUNT.length() + 1);
@@ -93,6 +99,17 @@ final class ModelAccount implements AutoCloseable {
                     ModelBatch.answer(exchange, store);
                 } else if (method.equals("POST") && path.equals("/Tables")) {
                     createTable(exchange);
+                } else if (entity.matches() && method.equals("GET")) {
+                    Row row = pointRead(entity.group(1), pathKey(entity.group(2)), pathKey(entity.group(3)));
+                    if (row == null) {
+                        send(exchange, 404, "ResourceNotFound");
+                    } else {
+                        byte[] body = RowJson.toJson(row);
+                        bytesServed.addAndGet(body.length);
+                        exchange.getResponseHeaders().set("Content-Type", "application/json;odata=minimalmetadata");
+                        exchange.sendResponseHeaders(200, body.length);
+                        exchange.getResponseBody().write(body);
+                    }
                 } else if (entity.matches() && method.equals("PUT")) {
                     Row row = RowJson.parse(exchange.getRequestBody().readAllBytes());
                     store.upsert(entity.group(1), row.partitionKey(), List.of(row));
@@ -109,6 +126,16 @@ final class ModelAccount implements AutoCloseable {
                 send(exchange, 400, "InvalidInput");
             }
         }
+    }
+
+    /**
+     * A point read as a query of that one entity: its 100 ms and one entity's pace, concurrent with other requests
+     * as the service's are (the in-memory store's own read holds its lock through the latency: one at a time).
+     */
+    private Row pointRead(String table, String partitionKey, String rowKey) {
+        Page page = store.query(table, new PartitionRange(partitionKey, new Bound(rowKey, true)),
+                new QueryOptions(1, null, null), null);
+        return page.rows().isEmpty() || !page.rows().get(0).rowKey().equals(rowKey) ? null : page.rows().get(0);
     }
 
     /** One page: the filter read back into the query tablescan built it from, so the store walks only its range. */
@@ -150,6 +177,7 @@ final class ModelAccount implements AutoCloseable {
             }
         }
         headers.forEach(exchange.getResponseHeaders()::set);
+        bytesServed.addAndGet(body.size());
         exchange.sendResponseHeaders(200, body.size());
         body.writeTo(exchange.getResponseBody());
     }

@@ -54,8 +54,17 @@ class BenchIT {
         return run;
     }
 
+    /** The incremental set's chain restored into another account equals the changed tables, deletes included. */
+    @Test
+    void theBackupSetScenarioRestoresItsIncrementalChainToTheChangedTables() throws Exception {
+        Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("backup-set");
+        assertThat(run.out()).contains("changed 20 rows").contains("Packages: 8 changed rows (of 1,000)")
+                .contains("2 rows deleted into Packages")
+                .contains("restore of the chain: every table equal to the changed table");
+    }
+
     @Test
     void anUnknownBenchScenarioIsAUsageError() {
-        Cli.assertOneLine(run("bench", "--scenario", "nosuch"), 2, "--scenario must be one of azurite, export, import, latency, mirror, pipeline, scaling, seed-replica, seed-replica-503, seed-replica-export, verify");
+        Cli.assertOneLine(run("bench", "--scenario", "nosuch"), 2, "--scenario must be one of azurite, backup-set, export, import, latency, mirror, pipeline, scaling, seed-replica, seed-replica-503, seed-replica-export, verify");
     }
 }

@@ -35,6 +35,8 @@ final class CountingProxy implements AutoCloseable {
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, LongAdder> rows = new ConcurrentHashMap<>();
+    /** Every counted page: when it was answered (ms since the epoch) and its rows. */
+    private final java.util.Queue<long[]> pages = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Tables whose requests are refused, each with how many more are let through first. */
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> refused = new ConcurrentHashMap<>();
 
@@ -70,6 +72,11 @@ final class CountingProxy implements AutoCloseable {
     long rowsRead(String table) {
         LongAdder n = rows.get(table);
         return n == null ? 0 : n.sum();
+    }
+
+    /** Every query page of a table answered so far, as {time in ms, rows}, in time order. */
+    List<long[]> pages() {
+        return pages.stream().sorted((a, b) -> Long.compare(a[0], b[0])).toList();
     }
 
     private void forward(HttpExchange exchange) throws IOException {
@@ -127,6 +134,7 @@ final class CountingProxy implements AutoCloseable {
             JsonNode value = JSON.readTree(response.body()).get("value");
             if (value != null && value.isArray() && !table.equals("Tables")) {
                 rows.computeIfAbsent(table, t -> new LongAdder()).add(value.size());
+                pages.add(new long[] {System.currentTimeMillis(), value.size()});
             }
         } catch (IOException e) {
             // not JSON: not a query's page
