@@ -160,9 +160,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("group.consumer.session.timeout.ms", "10000"),
                 Map.entry("group.consumer.min.heartbeat.interval.ms", "500"),
                 Map.entry("group.consumer.heartbeat.interval.ms", "1000"),
-                // A killed run's open transaction holds back the committed offsets a resumed job's workers start
-                // from until it times out (15 s); look for such transactions every second, not every 10 s.
-                Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
                 // Entity batches can approach an entity's 1 MiB limit; topics raise max.message.bytes themselves.
                 Map.entry("message.max.bytes", "8388608"),
                 Map.entry("replica.fetch.max.bytes", "8388608"),
