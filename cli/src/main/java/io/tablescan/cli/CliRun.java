@@ -50,8 +50,10 @@ final class CliRun {
 
             @Override
             public void attached(ScanTotals running) {
-                System.err.println("tablescan: the same job is running on the cluster as scan " + running.scanId()
-                        + ": following it instead of starting another");
+                System.err.println(running.ended()
+                        ? "tablescan: the same job ran on the cluster as scan " + running.scanId() + " and has ended"
+                        : "tablescan: the same job is running on the cluster as scan " + running.scanId()
+                                + ": following it instead of starting another");
             }
 
             @Override

@@ -113,11 +113,12 @@ public final class ClusterJob {
             long start = System.nanoTime();
             Optional<ScanTotals> found = running(reader, spec);
             ScanSpec job = found.map(ScanTotals::spec).orElse(spec);
-            // this very scan started before (found running a moment ago, it may have ended since): never seeded again
-            boolean startedBefore = found.isEmpty() && startedBefore(reader, spec.getScanId());
-            if (found.isPresent()) {
+            if (found.isEmpty()) { // this very scan started before (found running a moment ago, ended since)
+                found = startedBefore(reader, spec.getScanId());
+            }
+            if (found.isPresent()) { // followed (to its result, if it ended), never seeded again
                 options.view().attached(found.get());
-            } else if (!startedBefore) {
+            } else {
                 if (stop.getAsBoolean()) {
                     return new Followed(new CopyRun.Outcome(new ScanTotals(spec.getScanId(), null), 0, true), false);
                 }
@@ -135,15 +136,15 @@ public final class ClusterJob {
             if (options.ended() != null && totals.ended() && !interrupted) {
                 options.ended().read(cluster, totals);
             }
-            return new Followed(new CopyRun.Outcome(totals, seconds, interrupted), found.isPresent() || startedBefore);
+            return new Followed(new CopyRun.Outcome(totals, seconds, interrupted), found.isPresent());
         }
     }
 
-    private static boolean startedBefore(ScanStatusReader reader, String scanId) {
+    private static Optional<ScanTotals> startedBefore(ScanStatusReader reader, String scanId) {
         try {
-            return reader.latest(scanId).started();
+            return Optional.of(reader.latest(scanId)).filter(ScanTotals::started);
         } catch (ScanStatusReader.NoLedgerTopicException e) {
-            return false;
+            return Optional.empty();
         }
     }
 

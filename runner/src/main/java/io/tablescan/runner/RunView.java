@@ -17,7 +17,7 @@ public interface RunView {
     /** The scan was seeded: its totals follow. */
     default void header(ScanSpec spec) {}
 
-    /** The same job already ran on the cluster: this run follows that scan instead of starting another. */
+    /** The same job runs on the cluster (or this very scan ended a moment ago): followed instead of started. */
     default void attached(ScanTotals running) {}
 
     /** The scan's totals so far. */
