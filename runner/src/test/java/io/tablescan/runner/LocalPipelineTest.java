@@ -14,7 +14,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -45,12 +44,12 @@ class LocalPipelineTest {
 
         @Override
         public Producer<byte[], byte[]> producer(Properties config) {
-            return new KafkaProducer<>(config);
+            return KafkaClients.KAFKA.producer(config);
         }
 
         @Override
         public Admin admin(Properties config) {
-            return Admin.create(config);
+            return KafkaClients.KAFKA.admin(config);
         }
     };
 
