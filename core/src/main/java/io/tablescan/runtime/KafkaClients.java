@@ -31,6 +31,26 @@ public interface KafkaClients {
         }
     };
 
+    /** Kafka's own producers and admin clients, and consumers made by {@code consumers} (a test's, say). */
+    static KafkaClients withConsumers(java.util.function.Function<Properties, Consumer<byte[], byte[]>> consumers) {
+        return new KafkaClients() {
+            @Override
+            public Consumer<byte[], byte[]> consumer(Properties config) {
+                return consumers.apply(config);
+            }
+
+            @Override
+            public Producer<byte[], byte[]> producer(Properties config) {
+                return KAFKA.producer(config);
+            }
+
+            @Override
+            public Admin admin(Properties config) {
+                return KAFKA.admin(config);
+            }
+        };
+    }
+
     Consumer<byte[], byte[]> consumer(Properties config);
 
     Producer<byte[], byte[]> producer(Properties config);

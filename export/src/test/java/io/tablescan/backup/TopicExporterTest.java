@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -59,35 +58,23 @@ class TopicExporterTest {
 
     /** Kafka's own clients, each consumer recording how it was closed. */
     private KafkaClients recording() {
-        return new KafkaClients() {
-            @Override
+        return KafkaClients.withConsumers(config -> {
+            Consumer<byte[], byte[]> real = KafkaClients.KAFKA.consumer(config);
+            boolean[] polled = {false};
             @SuppressWarnings("unchecked")
-            public Consumer<byte[], byte[]> consumer(Properties config) {
-                Consumer<byte[], byte[]> real = KafkaClients.KAFKA.consumer(config);
-                boolean[] polled = {false};
-                return (Consumer<byte[], byte[]>) Proxy.newProxyInstance(Consumer.class.getClassLoader(),
-                        new Class<?>[] {Consumer.class}, (proxy, method, args) -> {
-                            polled[0] |= method.getName().equals("poll");
-                            if (method.getName().equals("close") && polled[0]) {
-                                closes.add("close(" + (args == null ? "" : args[0]) + ")");
-                            }
-                            try {
-                                return method.invoke(real, args);
-                            } catch (InvocationTargetException e) {
-                                throw e.getCause();
-                            }
-                        });
-            }
-
-            @Override
-            public Producer<byte[], byte[]> producer(Properties config) {
-                return KafkaClients.KAFKA.producer(config);
-            }
-
-            @Override
-            public Admin admin(Properties config) {
-                return KafkaClients.KAFKA.admin(config);
-            }
-        };
+            Consumer<byte[], byte[]> recorded = (Consumer<byte[], byte[]>) Proxy.newProxyInstance(
+                    Consumer.class.getClassLoader(), new Class<?>[] {Consumer.class}, (proxy, method, args) -> {
+                        polled[0] |= method.getName().equals("poll");
+                        if (method.getName().equals("close") && polled[0]) {
+                            closes.add("close(" + (args == null ? "" : args[0]) + ")");
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            return recorded;
+        });
     }
 }

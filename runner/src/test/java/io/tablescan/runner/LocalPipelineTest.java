@@ -8,13 +8,9 @@ import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -22,36 +18,22 @@ import org.junit.jupiter.api.Test;
 /** A worker of the local pipeline that stops is reported, so that the command ends instead of waiting for ever. */
 class LocalPipelineTest {
     /** Kafka's clients, but the discovery worker's consumer never learns its committed offsets. */
-    static final KafkaClients DISCOVERY_NEVER_ANSWERED = new KafkaClients() {
-        @Override
-        public Consumer<byte[], byte[]> consumer(Properties config) {
-            if (!config.getProperty("group.id", "").contains("discovery")) {
-                return KafkaClients.KAFKA.consumer(config);
+    static final KafkaClients DISCOVERY_NEVER_ANSWERED = KafkaClients.withConsumers(config -> {
+        if (!config.getProperty("group.id", "").contains("discovery")) {
+            return KafkaClients.KAFKA.consumer(config);
+        }
+        return new KafkaConsumer<>(config) {
+            @Override
+            public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
+                throw new TimeoutException("Timeout of 60000ms expired before the last committed offset");
             }
-            return new KafkaConsumer<>(config) {
-                @Override
-                public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
-                    throw new TimeoutException("Timeout of 60000ms expired before the last committed offset");
-                }
 
-                @Override
-                public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions,
-                        Duration timeout) {
-                    return committed(partitions);
-                }
-            };
-        }
-
-        @Override
-        public Producer<byte[], byte[]> producer(Properties config) {
-            return KafkaClients.KAFKA.producer(config);
-        }
-
-        @Override
-        public Admin admin(Properties config) {
-            return KafkaClients.KAFKA.admin(config);
-        }
-    };
+            @Override
+            public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
+                return committed(partitions);
+            }
+        };
+    });
 
     @Test
     void aWorkerThatStopsIsTheRunsFailure() throws Exception {
