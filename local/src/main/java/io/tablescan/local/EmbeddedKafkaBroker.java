@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,9 @@ import org.apache.kafka.server.common.MetadataVersion;
  * same directory keeps its topics and offsets.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
+    /** The ports of the broker that last ran on a kept directory: a file of ours, which Kafka does not read. */
+    static final String PORTS = "tablescan-ports.properties";
+
     private final KafkaRaftServer server;
     private final int port;
     private final Path dir;
@@ -56,23 +60,71 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
-     * @param port the client port, or 0 for a free one
+     * A broker on a kept data directory starts again on the ports it had (recorded there, in {@value #PORTS}) when
+     * they are free: the cluster's metadata names the broker's old endpoint until it has registered again, and the
+     * transaction coordinator sends the markers that abort a killed run's transactions to that endpoint. On a new
+     * port they would never arrive, the partitions' last stable offset would never move, and a resumed job's
+     * read_committed workers would wait for ever.
+     *
+     * @param port the client port, or 0 for the one the directory's broker had, else a free one
      * @param dir the data directory, or null for a temporary one
      */
     public static EmbeddedKafkaBroker start(int port, Path dir) {
         boolean ownsDir = dir == null;
         try {
             Path data = ownsDir ? ScratchDirectories.create() : Files.createDirectories(dir);
-            int clientPort = port == 0 ? FreePorts.find() : port;
+            Properties kept = ownsDir ? new Properties() : readPorts(data);
+            int clientPort = port != 0 ? port : keptOrFree(kept, "client", 0);
             if (FreePorts.accepts(clientPort)) {
                 throw new IllegalStateException("port " + clientPort + " is already in use");
             }
-            int controllerPort = FreePorts.find();
+            int controllerPort = keptOrFree(kept, "controller", clientPort);
+            if (!ownsDir) {
+                writePorts(data, clientPort, controllerPort);
+            }
             Map<String, String> config = config(1, "1@127.0.0.1:" + controllerPort, clientPort, controllerPort, data, 1);
             return start(config, data, ownsDir, 1, Uuid.randomUuid().toString(), clientPort);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory", e);
         }
+    }
+
+    private static Properties readPorts(Path data) {
+        Properties props = new Properties();
+        try (var in = Files.newInputStream(data.resolve(PORTS))) {
+            props.load(in);
+        } catch (IOException e) {
+            // first start on this directory, or a file a crash cut short: free ports
+        }
+        return props;
+    }
+
+    private static void writePorts(Path data, int client, int controller) throws IOException {
+        Properties props = new Properties();
+        props.setProperty("client", Integer.toString(client));
+        props.setProperty("controller", Integer.toString(controller));
+        Path tmp = data.resolve(PORTS + ".tmp");
+        try (var out = Files.newOutputStream(tmp)) {
+            props.store(out, "the embedded broker's ports, reused when it starts again on this directory");
+        }
+        Files.move(tmp, data.resolve(PORTS), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The kept port {@code name} if it is still free (and not {@code other}), else a free one. */
+    private static int keptOrFree(Properties kept, String name, int other) {
+        try {
+            int port = Integer.parseInt(kept.getProperty(name, "0"));
+            if (port > 0 && port != other && FreePorts.free(port)) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // not ours to trust: a free port
+        }
+        int port;
+        do {
+            port = FreePorts.find();
+        } while (port == other);
+        return port;
     }
 
     /**

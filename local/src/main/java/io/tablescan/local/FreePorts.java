@@ -23,6 +23,17 @@ public final class FreePorts {
         }
     }
 
+    /** Whether this process can listen on loopback port {@code port} now. */
+    public static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true); // as the broker's listener does: a port in TIME_WAIT is free to it
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     public static boolean accepts(int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
