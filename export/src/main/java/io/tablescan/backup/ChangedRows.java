@@ -26,8 +26,13 @@ import java.util.function.BooleanSupplier;
  * export. A row gone by its point read is left out (the next set's keys lack it).
  */
 public final class ChangedRows {
-    /** Point reads in flight at once. */
-    private static final int IN_FLIGHT = 16;
+    /**
+     * Point reads in flight at once: a table's changed rows are read after its keys scan, on the set's critical
+     * path when the table is its biggest (at 100 ms a read, 640 rows/s; 16 in flight made an incremental set of an
+     * account's size slower than a full one). A point read is one entity of the account's targets, and the set's
+     * read cap paces them as the scans.
+     */
+    private static final int IN_FLIGHT = 64;
     /** Rows read and written at a time: what memory holds of the rows. */
     private static final int CHUNK = 1_000;
 
