@@ -95,7 +95,7 @@ class LocalResumeIT {
             assertThat(second.waitFor(3, TimeUnit.MINUTES)).as(children.output("second")).isTrue();
             String out = children.output("second");
             assertThat(second.exitValue()).as(out).isZero();
-            assertThat(out).containsPattern("resuming scan scan-\\S+: [1-9][\\d,]* rows already read \\(started ");
+            assertThat(out).containsPattern("resuming scan scan-\\S+: [1-9][\\d,]* rows already done \\(started ");
             assertThat(out).doesNotContain("\tat ").as("its own rows are no news").doesNotContain("already holds rows");
             assertExact("resumecopy");
             assertThat(jobDirs(state)).as("the state of a finished job goes").isEmpty();

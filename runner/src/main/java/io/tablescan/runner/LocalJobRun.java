@@ -4,10 +4,12 @@ import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -31,10 +33,7 @@ final class LocalJobRun {
             Timeline.mark("broker");
             KafkaSettings kafka = KafkaSettings.inProcess(broker.bootstrapServers());
             WorkerSettings settings = CopyRun.settings(kafka, accounts, options.env());
-            RunOptions run = options.withProgress(options.progressInterval(), totals -> {
-                state.progress(totals.rowsRead());
-                options.progress().accept(totals);
-            });
+            RunOptions run = options.withProgress(options.progressInterval(), recording(state, options.progress()));
             ScanSpec spec;
             if (state.resumable()) {
                 spec = state.spec();
@@ -65,11 +64,22 @@ final class LocalJobRun {
     }
 
     /**
-     * "resuming scan S: N rows already read (started T)", N as the last run last recorded it (the ledger's own
+     * Passes the totals on to {@code progress}, recording the rows done as its lines count them (a copy's rows
+     * written, a count's rows read): a copy reads its rows well before it has written them.
+     */
+    static Consumer<ScanTotals> recording(JobState state, Consumer<ScanTotals> progress) {
+        return totals -> {
+            state.progress(totals.rowsCopied());
+            progress.accept(totals);
+        };
+    }
+
+    /**
+     * "resuming scan S: N rows already done (started T)", N as the last run last recorded it (the ledger's own
      * count may still hold an aborted transaction's events until the killed run's transactions expire).
      */
     private static String resumeLine(ScanSpec spec, JobState state) {
-        return String.format("resuming scan %s: %,d rows already read (started %s)", spec.getScanId(), state.rows(),
+        return String.format("resuming scan %s: %,d rows already done (started %s)", spec.getScanId(), state.rows(),
                 WHEN.format(state.started()));
     }
 }

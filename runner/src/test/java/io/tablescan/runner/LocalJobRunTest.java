@@ -1,0 +1,44 @@
+package io.tablescan.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.runtime.ItemHandler;
+import io.tablescan.runtime.ItemKind;
+import io.tablescan.runtime.ScanEventBuilder;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanStatus;
+import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanFold;
+import io.tablescan.status.ScanTotals;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalJobRunTest {
+    /** A copy that read all 100,000 rows and wrote 37,000 of them. */
+    static ScanTotals copyHalfWritten() {
+        ScanSpec spec = ScanSpec.newBuilder().setScanId("s1").setSource(new TableRef("a", "Source"))
+                .setDestination(new TableRef("a", "Dest")).setPageSize(1000).setPageBudget(5).setCreatedAtMillis(1_000)
+                .build();
+        ScanStatus s = ScanFold.apply(null, new ScanEventBuilder("s1").started(spec).emitted(ItemKind.PREFIX_QUERY).build());
+        s = ScanFold.apply(s, new ScanEventBuilder("s1").done(ItemKind.PREFIX_QUERY, 0,
+                new ItemHandler.Result(List.of(), 100_000, 0, 100)).emitted(ItemKind.ENTITY_BATCH).build());
+        s = ScanFold.apply(s, new ScanEventBuilder("s1").done(ItemKind.ENTITY_BATCH, 1,
+                new ItemHandler.Result(List.of(), 0, 37_000, 7_400)).build());
+        return new ScanTotals("s1", s);
+    }
+
+    @Test
+    void aJobRecordsTheRowsItsProgressCountsAsDoneNotTheRowsItRead(@TempDir Path root) {
+        List<Long> shown = new ArrayList<>();
+        try (JobState state = JobState.open(root, "k", "copy", "Source -> Dest", false)) {
+            LocalJobRun.recording(state, totals -> shown.add(totals.rowsCopied())).accept(copyHalfWritten());
+
+            assertThat(shown).containsExactly(37_000L);
+            assertThat(state.rows()).isEqualTo(37_000); // not the 100,000 read: `jobs` and a rerun say 37,000 done
+            assertThat(JobState.read(root.resolve("k")).getProperty("rows")).isEqualTo("37000");
+        }
+    }
+}
