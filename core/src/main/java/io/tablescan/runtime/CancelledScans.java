@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class CancelledScans implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CancelledScans.class);
+    /** A record ends a poll at once and close() wakes it: a long poll only spares the loop's idle turns. */
+    private static final Duration FOLLOW_POLL = Duration.ofSeconds(5);
 
     private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
     private final Consumer<byte[], byte[]> consumer;
@@ -31,7 +33,7 @@ public final class CancelledScans implements AutoCloseable {
 
     private CancelledScans(KafkaSettings kafka, java.util.function.Consumer<String> throttled) {
         this.throttled = throttled;
-        this.consumer = kafka.newReader();
+        this.consumer = kafka.newFollower();
         this.topic = kafka.namespace().scanControl();
         this.deserializer = kafka.valueDeserializer();
         this.thread = Thread.ofPlatform().name("cancelled-scans").daemon().unstarted(this::follow);
@@ -59,7 +61,7 @@ public final class CancelledScans implements AutoCloseable {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (!Thread.currentThread().isInterrupted()) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(FOLLOW_POLL)) {
                     apply(record);
                 }
             }

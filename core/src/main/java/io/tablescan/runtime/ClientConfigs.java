@@ -83,6 +83,17 @@ final class ClientConfigs {
         return props;
     }
 
+    /**
+     * A {@link #reader} that follows a topic of rare records from start to close, never seeking nor pausing: a
+     * fetch of an empty topic waits up to 5 s on the broker instead of half a second (a record ends the wait at once).
+     * Each such wait is a request to answer; a copy's three cancel followers asked six times a second.
+     */
+    Properties follower() {
+        Properties props = reader();
+        props.put("fetch.max.wait.ms", "5000");
+        return props;
+    }
+
     /** The common settings without those only some clients take (their serdes, static membership). */
     private Properties copy() {
         Properties props = new Properties();

@@ -112,6 +112,11 @@ public final class KafkaSettings {
         return clients.consumer(reader());
     }
 
+    /** A new consumer with {@link #follower}'s settings. */
+    public Consumer<byte[], byte[]> newFollower() {
+        return clients.consumer(follower());
+    }
+
     /** A new transactional producer with {@link #producer}'s settings. */
     public Producer<byte[], byte[]> newProducer(String transactionalId) {
         return clients.producer(producer(transactionalId));
@@ -152,6 +157,11 @@ public final class KafkaSettings {
     /** A read_committed consumer that assigns partitions itself: no group, nothing committed. */
     public Properties reader() {
         return configs.reader();
+    }
+
+    /** A {@link #reader} for a topic of rare records, followed from start to close without seeking or pausing. */
+    public Properties follower() {
+        return configs.follower();
     }
 
     /** The serializer named by {@code value.serializer} (Confluent's, with a registry), else Avro single-object. */

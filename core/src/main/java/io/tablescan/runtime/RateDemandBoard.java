@@ -42,7 +42,7 @@ public final class RateDemandBoard implements Demands {
 
     public RateDemandBoard(KafkaSettings kafka) {
         this.kafka = kafka;
-        this.consumer = kafka.newReader();
+        this.consumer = kafka.newFollower();
         this.producer = kafka.newProducer(kafka.namespace().group("rate-" + process));
         this.serializer = kafka.valueSerializer();
         this.deserializer = kafka.valueDeserializer();

@@ -91,6 +91,16 @@ class KafkaSettingsTest {
     }
 
     @Test
+    void followersOfRareRecordsWaitLongOnTheBrokerAndReadCommittedRecords() {
+        Properties follower = KafkaSettings.of("b:9092").follower();
+
+        assertThat(follower).containsEntry("fetch.max.wait.ms", "5000")
+                .containsEntry("isolation.level", "read_committed")
+                .doesNotContainKey("group.id");
+        assertThat(KafkaSettings.of("b:9092").reader()).doesNotContainKey("fetch.max.wait.ms");
+    }
+
+    @Test
     void theClassicGroupProtocolCanBeChosen() {
         KafkaSettings settings = KafkaSettings.fromEnvironment(
                 Map.of("KAFKA_BOOTSTRAP_SERVERS", "b:9092", "KAFKA_GROUP_PROTOCOL", "classic"));

@@ -220,6 +220,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("log.segment.bytes", "67108864"),
                 // Nothing expires: a local job resumed after a week must still find its open items.
                 Map.entry("log.retention.ms", "-1"),
+                // The controller's no-op record every 500 ms (each a metadata log append, flush and publish) is a
+                // liveness signal for other nodes; a single node needs it rarely.
+                Map.entry("metadata.max.idle.interval.ms", replicas == 1 ? "5000" : "500"),
                 Map.entry("num.network.threads", "2"),
                 Map.entry("num.io.threads", "4"));
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -81,6 +82,31 @@ class EmbeddedKafkaBrokerTest {
                     assertThat(admin.describeCluster().nodes().get()).hasSize(1);
                 }
             }
+        }
+    }
+
+    /**
+     * The controller of a single node appends a no-op record to the metadata log every 5 s, not every 500 ms: each is
+     * an append, a flush and a publish to the broker, a cost per second of every local command.
+     */
+    @Test
+    void aSingleNodesMetadataLogStaysStillWhileNothingChanges() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+                Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            // the coordinators' topics, created just after the start, are metadata records of their own
+            boolean coordinators = FreePorts.await(() -> {
+                try {
+                    return admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get()
+                            .containsAll(List.of("__consumer_offsets", "__transaction_state"));
+                } catch (Exception e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(60), () -> true);
+            assertThat(coordinators).isTrue();
+            long before = admin.describeMetadataQuorum().quorumInfo().get().highWatermark();
+            Thread.sleep(3000); // a window to count records in, not a wait for something
+            long after = admin.describeMetadataQuorum().quorumInfo().get().highWatermark();
+            assertThat(after - before).as("metadata records appended in 3 idle seconds").isLessThanOrEqualTo(1);
         }
     }
 
