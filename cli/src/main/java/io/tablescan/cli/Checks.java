@@ -9,6 +9,8 @@ import io.tablescan.runtime.KafkaWait;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.QueryOptions;
 import io.tablescan.table.Accounts;
+import io.tablescan.table.RetryPolicy;
+import io.tablescan.table.RetryingTableStore;
 import io.tablescan.table.TableNames;
 import io.tablescan.spi.TableStore;
 import io.tablescan.spi.TableStoreException;
@@ -106,7 +108,7 @@ final class Checks {
             return;
         }
         try {
-            source.query(table, KeyRange.ALL, new QueryOptions(1, select, filter), null);
+            retried(source).query(table, KeyRange.ALL, new QueryOptions(1, select, filter), null);
         } catch (TableStoreException e) {
             if (e.status() == 400) { // the service does not say which part; neither echoes what was typed
                 throw new UserError(UserError.USAGE, "the source refuses --filter or --select (HTTP 400: a filter "
@@ -117,9 +119,19 @@ final class Checks {
         }
     }
 
+    /**
+     * A check's requests: a dropped connection or a busy service is tried twice more within about a second, so that
+     * one lost connection does not fail a nightly job before it starts, while a wrong endpoint still fails at once.
+     */
+    static final RetryPolicy RETRIES = new RetryPolicy(3, Duration.ofMillis(200), Duration.ofSeconds(1));
+
+    static TableStore retried(TableStore store) {
+        return new RetryingTableStore(store, RETRIES);
+    }
+
     static TableStore store(String option, String connectionString) {
         try {
-            return AzureTableStore.fromConnectionString(connectionString); // workers add retries; checks fail fast
+            return AzureTableStore.fromConnectionString(connectionString); // workers add their retries, checks theirs
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, option + ": " + e.getMessage());
         }
@@ -137,7 +149,7 @@ final class Checks {
     static void tableExists(TableStore store, String table, String what) {
         boolean exists;
         try {
-            exists = store.tableExists(table);
+            exists = retried(store).tableExists(table);
         } catch (TableStoreException e) {
             throw new UserError(UserError.forStatus(e.status()),
                     "cannot read the " + what + " table " + table + ": " + e.getMessage());
@@ -179,7 +191,8 @@ final class Checks {
     }
 
     /** Warns, in one line, that a copy into a table that holds rows leaves a mix: only rows of the source are replaced. */
-    static void warnIfHoldsRows(TableStore dest, String table, java.io.PrintStream err) {
+    static void warnIfHoldsRows(TableStore store, String table, java.io.PrintStream err) {
+        TableStore dest = retried(store);
         try {
             var page = dest.query(table, KeyRange.ALL, new QueryOptions(1, List.of(), null), null);
             for (int more = 0; page.rows().isEmpty() && page.next() != null && more < 3; more++) {

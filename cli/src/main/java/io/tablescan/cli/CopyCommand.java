@@ -202,7 +202,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     /** Whether the destination table exists; true when the credential cannot tell (write-only): kept then. */
     private static boolean destinationExists(TableStore dest, String table) {
         try {
-            return dest.tableExists(table);
+            return Checks.retried(dest).tableExists(table);
         } catch (TableStoreException e) {
             return true;
         }
@@ -227,7 +227,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
 
     private static void createDestination(TableStore dest, String table, boolean warnIfHoldsRows) {
         try {
-            dest.createTableIfNotExists(table);
+            Checks.retried(dest).createTableIfNotExists(table);
         } catch (TableStoreException e) {
             throw new UserError(UserError.forStatus(e.status()),
                     "cannot create the destination table " + table + ": " + e.getMessage());

@@ -173,7 +173,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
      */
     static void createTable(TableStore dest, String destTable, WriteModeOption writeMode) {
         try {
-            dest.createTableIfNotExists(destTable);
+            Checks.retried(dest).createTableIfNotExists(destTable);
         } catch (TableStoreException e) {
             throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
                     + ": " + e.getMessage());

@@ -164,7 +164,7 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
     private String restore(SetScans scans, TableStore dest, String destName, RestorePlan plan) {
         String destTable = tablePrefix + plan.table();
         try {
-            dest.createTableIfNotExists(destTable);
+            Checks.retried(dest).createTableIfNotExists(destTable);
             long written = 0;
             for (RestorePlan.Step step : plan.steps()) {
                 written += scans.importInto(destName, destTable, step.store(), step.manifest(), step.batches());
