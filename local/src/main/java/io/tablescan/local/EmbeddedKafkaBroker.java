@@ -218,8 +218,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 // A small dedupe buffer keeps the broker within a small heap (default is 128 MiB).
                 Map.entry("log.cleaner.dedupe.buffer.size", "2097152"),
                 Map.entry("log.segment.bytes", "67108864"),
-                // Nothing expires: a local job resumed after a week must still find its open items.
+                // Nothing expires: a local job resumed after a week must still find its open items, and the killed
+                // run's transactions (their coordinator's decision is what a resume completes; 7 days by default).
                 Map.entry("log.retention.ms", "-1"),
+                Map.entry("transactional.id.expiration.ms", Integer.toString(Integer.MAX_VALUE)),
                 // The controller's no-op record every 500 ms (each a metadata log append, flush and publish) is a
                 // liveness signal for other nodes; a single node needs it rarely.
                 Map.entry("metadata.max.idle.interval.ms", replicas == 1 ? "5000" : "500"),

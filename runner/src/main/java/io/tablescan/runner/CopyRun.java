@@ -92,8 +92,7 @@ public final class CopyRun {
         }
         try (LocalPipeline pipeline = LocalPipeline.start(settings);
                 MetricsServer metrics = metricsServer(pipeline); // null when not asked for
-                ScanStatusReader reader = new ScanStatusReader(kafka);
-                StuckTransactions stuck = resumed(options) ? StuckTransactions.watch(kafka) : null) {
+                ScanStatusReader reader = new ScanStatusReader(kafka)) {
             long start = System.nanoTime();
             if (stop.getAsBoolean()) {
                 return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
@@ -103,12 +102,9 @@ public final class CopyRun {
             Timeline.mark("seed");
             options.view().header(spec);
             ScanTotals totals = reader.await(spec.getScanId(), t -> t.ended() || stop.getAsBoolean()
-                    || pipeline.failure() != null || stuck != null && stuck.found() != null, options.timeout(),
+                    || pipeline.failure() != null, options.timeout(),
                     options.progressInterval(), options.progress());
             Timeline.mark("scan");
-            if (!totals.ended() && stuck != null && stuck.found() != null) {
-                throw new WorkerStoppedException(stuck.found());
-            }
             WorkerStoppedException.check(pipeline, totals.ended(), options.state() != null
                     ? "run the same command again to resume the job" : "the scan did not finish");
             boolean interrupted = !totals.ended() && stop.getAsBoolean();
@@ -132,11 +128,6 @@ public final class CopyRun {
             }
             return new Outcome(totals, seconds, interrupted);
         }
-    }
-
-    /** A local job that an earlier, killed run seeded (see {@link StuckTransactions}). */
-    private static boolean resumed(RunOptions options) {
-        return options.state() != null && options.state().resumable();
     }
 
     /** Metrics and health of a local copy only when asked for with TABLESCAN_METRICS_PORT (workers: always). */

@@ -39,6 +39,8 @@ final class LocalJobRun {
                 spec = state.spec();
                 run = run.withSeeder((k, s) -> {}); // seeded by the first run: followed, not seeded again
                 options.view().resuming(resumeLine(spec, state));
+                KilledTransactions.settle(kafka); // before any worker reads what the killed run wrote
+                Timeline.mark("transactions");
             } else {
                 spec = prepare.apply(kafka);
                 state.starting(spec);
