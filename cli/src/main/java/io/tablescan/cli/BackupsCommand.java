@@ -99,8 +99,11 @@ final class BackupsCommand implements Runnable {
             if (keepLast == null && keepDays == null) {
                 throw new UserError(UserError.USAGE, "give --keep-last N and/or --keep-days D");
             }
-            if ((keepLast != null && keepLast < 1) || (keepDays != null && keepDays < 0)) {
-                throw new UserError(UserError.USAGE, "--keep-last must be at least 1 and --keep-days at least 0");
+            if (keepLast != null && keepLast < 1) {
+                throw new UserError(UserError.USAGE, "--keep-last: " + keepLast + " is not a count of sets to keep (1 or more)");
+            }
+            if (keepDays != null && keepDays < 0) {
+                throw new UserError(UserError.USAGE, "--keep-days: " + keepDays + " is not a number of days (0 or more)");
             }
             BackupSets sets = sets(from, env);
             List<String> expired = catalog(() -> sets.expired(keepLast, keepDays, Instant.now()));

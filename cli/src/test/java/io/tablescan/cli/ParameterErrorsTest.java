@@ -94,6 +94,14 @@ class ParameterErrorsTest {
     }
 
     @Test
+    void retentionNamesTheOptionThatIsWrong() {
+        Cli.assertOneLine(Cli.run("backups", "prune", "--from", "/tmp", "--keep-last", "0"), UserError.USAGE,
+                "--keep-last: 0 is not a count of sets to keep (1 or more)");
+        Cli.assertOneLine(Cli.run("backups", "prune", "--from", "/tmp", "--keep-days", "-1"), UserError.USAGE,
+                "--keep-days: -1 is not a number of days (0 or more)");
+    }
+
+    @Test
     void suggestionsNeedAtMostTwoEdits() {
         assertThat(ParameterErrors.distance("cpy", "copy")).isEqualTo(1);
         assertThat(ParameterErrors.distance("stauts", "status")).isEqualTo(1);
