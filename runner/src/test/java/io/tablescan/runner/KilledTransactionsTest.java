@@ -51,17 +51,9 @@ class KilledTransactionsTest {
 
     @Test
     void writesTheCommitMarkerThatTheCoordinatorSkippedOnALeaderlessPartition(@TempDir Path dir) throws Exception {
-        List<Integer> controllers = List.of(FreePorts.find(), FreePorts.find(), FreePorts.find());
-        List<Integer> ports = List.of(FreePorts.find(), FreePorts.find(), FreePorts.find());
-        String clusterId = Uuid.randomUuid().toString();
-        List<CompletableFuture<EmbeddedKafkaBroker>> starting = new ArrayList<>();
-        for (int node = 1; node <= 3; node++) { // together: a node is ready once the quorum is
-            int id = node;
-            starting.add(CompletableFuture.supplyAsync(() -> EmbeddedKafkaBroker.startNode(id, controllers, clusterId,
-                    ports.get(id - 1), dir.resolve("node" + id))));
-        }
-        List<EmbeddedKafkaBroker> nodes = new ArrayList<>(starting.stream().map(CompletableFuture::join).toList());
-        String bootstrap = "127.0.0.1:" + ports.get(0) + ",127.0.0.1:" + ports.get(1);
+        Cluster cluster = Cluster.start(dir);
+        List<EmbeddedKafkaBroker> nodes = cluster.nodes();
+        String bootstrap = "127.0.0.1:" + cluster.ports().get(0) + ",127.0.0.1:" + cluster.ports().get(1);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             admin.createTopics(List.of(new NewTopic("held", Map.of(0, List.of(3))),
                     new NewTopic("kept", Map.of(0, List.of(1))))).all().get();
@@ -77,7 +69,7 @@ class KilledTransactionsTest {
             }
             assertThat(FreePorts.await(() -> state(admin) == TransactionState.COMPLETE_COMMIT, DEADLINE, () -> true))
                     .as("the coordinator ends the transaction without the leaderless partition's marker").isTrue();
-            nodes.add(EmbeddedKafkaBroker.startNode(3, controllers, clusterId, ports.get(2), dir.resolve("node3")));
+            nodes.add(cluster.restart(3));
             assertThat(FreePorts.await(() -> leader(admin, HELD) != null, DEADLINE, () -> true)).isTrue();
             assertThat(stableOffset(admin, HELD)).as("Kafka leaves the transaction open there").isZero();
 
@@ -86,7 +78,50 @@ class KilledTransactionsTest {
             assertThat(stableOffset(admin, HELD)).as("committed: its marker follows the row").isEqualTo(2);
             assertThat(committedValues(bootstrap)).containsExactlyInAnyOrder("a", "b");
             KilledTransactions.settle(KafkaSettings.of(bootstrap)); // nothing left to end: returns at once
-        } finally { // together: a node stopping alone after the others would wait for a quorum that is gone
+        } finally {
+            Cluster.close(nodes);
+        }
+    }
+
+    /** Three nodes, each broker and controller, in this JVM. */
+    private record Cluster(List<Integer> controllers, List<Integer> ports, String id, Path dir,
+            List<EmbeddedKafkaBroker> nodes) {
+        /** Started together (a node is ready once the quorum is), on new ports again if one was taken meanwhile. */
+        static Cluster start(Path root) {
+            for (int attempt = 1; ; attempt++) {
+                List<Integer> free = new ArrayList<>(new java.util.LinkedHashSet<>(
+                        java.util.stream.Stream.generate(FreePorts::find).limit(12).toList()));
+                Cluster cluster = new Cluster(free.subList(0, 3), free.subList(3, 6), Uuid.randomUuid().toString(),
+                        root.resolve("attempt" + attempt), new ArrayList<>());
+                List<CompletableFuture<EmbeddedKafkaBroker>> starting = new ArrayList<>();
+                for (int node = 1; node <= 3; node++) {
+                    int id = node;
+                    starting.add(CompletableFuture.supplyAsync(() -> cluster.restart(id)));
+                }
+                RuntimeException failure = null;
+                for (CompletableFuture<EmbeddedKafkaBroker> node : starting) {
+                    try {
+                        cluster.nodes().add(node.join());
+                    } catch (RuntimeException e) {
+                        failure = e;
+                    }
+                }
+                if (failure == null) {
+                    return cluster;
+                }
+                close(cluster.nodes());
+                if (attempt == 3) {
+                    throw failure;
+                }
+            }
+        }
+
+        EmbeddedKafkaBroker restart(int node) {
+            return EmbeddedKafkaBroker.startNode(node, controllers, id, ports.get(node - 1), dir.resolve("node" + node));
+        }
+
+        /** Together: a node stopping alone after the others would wait for a quorum that is gone. */
+        static void close(List<EmbeddedKafkaBroker> nodes) {
             CompletableFuture.allOf(nodes.stream().map(n -> CompletableFuture.runAsync(n::close))
                     .toArray(CompletableFuture[]::new)).join();
         }
