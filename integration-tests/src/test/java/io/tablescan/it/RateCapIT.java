@@ -110,13 +110,14 @@ class RateCapIT {
     @Test
     void aScanStartedWithoutACapIsCappedByAThrottle() {
         var store = LocalServices.store();
-        // Uncapped, Azurite serves a few thousand rows/s until the cap holds; 16,000 rows leave more than 15 s of
-        // reads after it even on a loaded machine (12,000 left 12.3 s once).
+        // Uncapped, Azurite serves pages as fast as it can until the cap holds (a few seconds: the throttle
+        // record, then the rate board of the next item); pages of 10 rows keep that below about 1,500 rows/s, so
+        // that 16,000 rows leave more than 15 s of reads after it (pages of 50 left 3.5 s once, a quiet machine).
         List<Row> rows = rows(32, 500);
         SampleTable.write(store, "rateuncapped", rows, 16);
         KafkaSettings kafka = KafkaSettings.of(LocalServices.broker().bootstrapServers());
         ScanSpec built = ScanSpecs.copy().from(new TableRef("emulator", "rateuncapped"))
-                .to(new TableRef("emulator", "rateuncappedcopy")).pageSize(50).build();
+                .to(new TableRef("emulator", "rateuncappedcopy")).pageSize(10).build();
         ScanSpec spec = ScanSpec.newBuilder(built).setPageBudget(1).build(); // short items: the next takes the cap
         long[] throttledAt = {0};
         var accounts = new io.tablescan.table.Accounts(alias -> null).register("emulator", store);
