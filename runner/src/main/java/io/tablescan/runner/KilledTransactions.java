@@ -80,11 +80,15 @@ final class KilledTransactions {
                     return;
                 }
                 if (coordinator.values().stream().allMatch(l -> ENDED.contains(l.state()))) {
+                    Map<Long, TransactionDescription> described = new HashMap<>(); // one producer, many partitions
                     for (Open o : open) { // still open here: a marker the coordinator skipped
                         TransactionListing listing = coordinator.get(o.state().producerId());
+                        if (listing != null && !described.containsKey(listing.producerId())) {
+                            described.put(listing.producerId(), admin.describeTransactions(
+                                    List.of(listing.transactionalId())).description(listing.transactionalId()).get());
+                        }
                         Optional<TxnMarkerEntry> marker = listing == null || o.leader() == null ? Optional.empty()
-                                : marker(o, admin.describeTransactions(List.of(listing.transactionalId()))
-                                        .description(listing.transactionalId()).get());
+                                : marker(o, described.get(listing.producerId()));
                         if (marker.isPresent()) {
                             LOG.info("ending a transaction of the killed run on {} as its coordinator did ({}): its "
                                     + "marker was skipped", o.partition(), marker.get().transactionResult());

@@ -8,6 +8,7 @@ import io.tablescan.runtime.KafkaSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +17,7 @@ import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -89,8 +91,7 @@ class KilledTransactionsTest {
         /** Started together (a node is ready once the quorum is), on new ports again if one was taken meanwhile. */
         static Cluster start(Path root) {
             for (int attempt = 1; ; attempt++) {
-                List<Integer> free = new ArrayList<>(new java.util.LinkedHashSet<>(
-                        java.util.stream.Stream.generate(FreePorts::find).limit(12).toList()));
+                List<Integer> free = new ArrayList<>(new LinkedHashSet<>(Stream.generate(FreePorts::find).limit(12).toList()));
                 Cluster cluster = new Cluster(free.subList(0, 3), free.subList(3, 6), Uuid.randomUuid().toString(),
                         root.resolve("attempt" + attempt), new ArrayList<>());
                 List<CompletableFuture<EmbeddedKafkaBroker>> starting = new ArrayList<>();
