@@ -8,9 +8,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -29,7 +28,7 @@ final class InFlightItems implements AutoCloseable {
     private final ExecutorService executor;
     private final Runnable wakeLoop;
     private final LocalChains chains;
-    private final BiFunction<LocalChains.Link, ConsumerRecord<byte[], byte[]>, ItemProcessor.Outcome> processLink;
+    private final Function<LocalChains.Link, ItemProcessor.Handled> handleLink;
     private final LinkedBlockingDeque<Completion> completions = new LinkedBlockingDeque<>();
     /** Records submitted and not finished, abandoned ones included: the last to finish wakes the loop. */
     private final AtomicInteger unfinished = new AtomicInteger();
@@ -42,14 +41,14 @@ final class InFlightItems implements AutoCloseable {
 
     /**
      * {@code wakeLoop} cuts the loop's wait short (a consumer's wakeup); {@code chains} decides which
-     * continuations a thread goes on with, and {@code processLink} processes one (null: abandoned).
+     * continuations a thread goes on with, and {@code handleLink} handles one (its outcome null: abandoned).
      */
     InFlightItems(ThreadFactory threads, Runnable wakeLoop, LocalChains chains,
-            BiFunction<LocalChains.Link, ConsumerRecord<byte[], byte[]>, ItemProcessor.Outcome> processLink) {
+            Function<LocalChains.Link, ItemProcessor.Handled> handleLink) {
         this.executor = Executors.newThreadPerTaskExecutor(threads);
         this.wakeLoop = wakeLoop;
         this.chains = chains;
-        this.processLink = processLink;
+        this.handleLink = handleLink;
     }
 
     /**
@@ -80,7 +79,7 @@ final class InFlightItems implements AutoCloseable {
                 if (waiting) {
                     wakeLoop.run(); // commit now: the chain goes on once its next link is written
                 }
-                done = chains.follow(posted.next(), processLink);
+                done = chains.follow(posted.next(), handleLink);
             }
             if (unfinished.decrementAndGet() == 0 && waiting) {
                 wakeLoop.run();

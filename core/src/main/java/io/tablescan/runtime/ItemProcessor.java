@@ -14,6 +14,7 @@ import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -84,22 +85,38 @@ final class ItemProcessor<T extends SpecificRecord> {
     }
 
     Outcome process(ConsumerRecord<byte[], byte[]> record) {
+        return handle(record.topic(), record.headers(), record.value()).outcome(record);
+    }
+
+    /** What a record's handling came to, made into its outcome once the record is known (where it was written). */
+    @FunctionalInterface
+    interface Handled {
+        Outcome outcome(ConsumerRecord<byte[], byte[]> record);
+    }
+
+    /**
+     * Handles the item these bytes hold now; its outcome names the record later, so that a chain's next link can be
+     * read while the transaction that writes its record commits (see {@link LocalChains}).
+     */
+    Handled handle(String topic, Headers headers, byte[] value) {
         T item;
         try {
-            SpecificRecord decoded = deserializer.deserialize(record.topic(), record.headers(), record.value());
+            SpecificRecord decoded = deserializer.deserialize(topic, headers, value);
             if (!handler.type().isInstance(decoded)) {
-                throw new IllegalArgumentException("expected " + handler.type().getSimpleName() + " on " + record.topic()
+                throw new IllegalArgumentException("expected " + handler.type().getSimpleName() + " on " + topic
                         + ", got " + (decoded == null ? "null" : decoded.getSchema().getName()));
             }
             item = handler.type().cast(decoded);
         } catch (RuntimeException e) {
             // Belongs to no scan we can name: parked, not counted.
-            return new Outcome(List.of(DeadLetters.of(namespace, record, null, e, 1, worker)), null, null, 0, null, null, null);
+            return record -> new Outcome(List.of(DeadLetters.of(namespace, record, null, e, 1, worker)), null, null, 0,
+                    null, null, null);
         }
         ScanSpec spec = ItemKind.spec(item);
         ItemKind kind = ItemKind.of(item);
+        int depth = ItemKind.depth(item);
         if (spec != null && cancelled.test(spec.getScanId())) {
-            return new Outcome(List.of(), spec.getScanId(), kind, ItemKind.depth(item), null, null, null); // skipped
+            return record -> new Outcome(List.of(), spec.getScanId(), kind, depth, null, null, null); // skipped
         }
         ItemContext context = new ItemContext(spec);
         try {
@@ -107,12 +124,12 @@ final class ItemProcessor<T extends SpecificRecord> {
             ItemHandler.Result result = paged(handleBounded(item, context));
             List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(result.emitted().size());
             for (SpecificRecord emitted : result.emitted()) {
-                String topic = namespace.topic(ItemKind.of(emitted));
-                byte[] value = serializer.serialize(topic, emitted);
-                if (value.length > Topics.MAX_MESSAGE_BYTES - 65_536) {
-                    throw new IllegalStateException("an emitted " + ItemKind.of(emitted) + " is too large: " + value.length + " bytes");
+                String emittedTo = namespace.topic(ItemKind.of(emitted));
+                byte[] bytes = serializer.serialize(emittedTo, emitted);
+                if (bytes.length > Topics.MAX_MESSAGE_BYTES - 65_536) {
+                    throw new IllegalStateException("an emitted " + ItemKind.of(emitted) + " is too large: " + bytes.length + " bytes");
                 }
-                out.add(new ProducerRecord<>(topic, ItemKind.key(emitted), value));
+                out.add(new ProducerRecord<>(emittedTo, ItemKind.key(emitted), bytes));
             }
             for (ProducerRecord<byte[], byte[]> published : context.published()) {
                 // One the broker would refuse would fail the whole transaction again at every replay: fails its item.
@@ -122,7 +139,8 @@ final class ItemProcessor<T extends SpecificRecord> {
                 }
                 out.add(published);
             }
-            return new Outcome(out, spec.getScanId(), kind, ItemKind.depth(item), result, null, counts(context), record);
+            long[] counts = counts(context);
+            return record -> new Outcome(out, spec.getScanId(), kind, depth, result, null, counts, record);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
@@ -131,8 +149,9 @@ final class ItemProcessor<T extends SpecificRecord> {
             int attempts = e instanceof FailedRequestException f ? f.attempts()
                     : e instanceof FailedWriteException w ? w.attempts() : 1;
             String error = e.getClass().getSimpleName() + ": " + e.getMessage();
-            return new Outcome(List.of(DeadLetters.of(namespace, record, spec.getScanId(), e, attempts, worker)),
-                    spec.getScanId(), kind, ItemKind.depth(item), null, error, counts(context));
+            long[] counts = counts(context);
+            return record -> new Outcome(List.of(DeadLetters.of(namespace, record, spec.getScanId(), e, attempts, worker)),
+                    spec.getScanId(), kind, depth, null, error, counts);
         }
     }
 

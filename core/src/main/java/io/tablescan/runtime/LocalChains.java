@@ -9,8 +9,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -22,9 +22,9 @@ import org.apache.kafka.common.record.TimestampType;
  * without the round trip through Kafka (commit, fetch, start). When a record's only output to the worker's own
  * input topic is its continuation, a read slot is free and the worker's hand is not full, the continuation is
  * produced to the record's own input partition, in the transaction that commits the record. Once that commits,
- * the loop thread takes the continuation's offset in hand in the partition's {@link PartitionProgress} and the
- * thread processes it at once; its outputs then commit with its offset marked done, as a fetched record's would,
- * and when the consumer fetches it, it is skipped. If the transaction fails, the partition moves or the worker
+ * the loop thread takes the continuation's offset in hand in the partition's {@link PartitionProgress}; the
+ * thread read it meanwhile (a hand-off costs a commit, and a chain's reads are its floor), and its outputs then
+ * commit with its offset marked done, as a fetched record's would, and when the consumer fetches it, it is skipped. If the transaction fails, the partition moves or the worker
  * stops first, the link is dropped and the continuation is processed from Kafka, by whoever owns it then: every
  * item is still one record, processed until its effects commit once.
  */
@@ -144,12 +144,17 @@ final class LocalChains {
         return false;
     }
 
-    /** On the link's thread: processes it once it is in hand; null when it was left to Kafka. */
-    InFlightItems.Completion follow(Link link,
-            BiFunction<Link, ConsumerRecord<byte[], byte[]>, ItemProcessor.Outcome> process) {
+    /**
+     * On the link's thread: handles it at once, while the transaction that writes its record commits (in one of
+     * the worker's read slots, as any item), and keeps what it read once the record is in hand; null when the
+     * link was left to Kafka, and what was read goes unused (reads change nothing; outputs are only ever sent by
+     * the transaction that commits the item).
+     */
+    InFlightItems.Completion follow(Link link, Function<Link, ItemProcessor.Handled> handle) {
+        ItemProcessor.Handled handled = handle.apply(link);
         return link.await(WAIT)
                 .map(record -> new InFlightItems.Completion(link.tp, link.partition, record.offset(),
-                        process.apply(link, record), null))
+                        handled.outcome(record), null))
                 .orElse(null);
     }
 }

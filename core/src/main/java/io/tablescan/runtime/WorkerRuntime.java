@@ -121,9 +121,15 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         this.handBytes = handBytes(options.maxInFlight());
         this.closeAtOnce = options.closeAtOnce();
         this.chains = new LocalChains(handler.continuesChains(), processor::slotFree, maxInHand);
-        // A link of a partition moved or rewound since is someone else's now: not processed here.
-        this.inFlight = new InFlightItems(options.itemThreads().factory(worker), consumer::wakeup, chains,
-                (link, record) -> partitions.current(link.tp, link.partition) ? processor.process(record) : null);
+        // A link of a partition moved or rewound since is someone else's now: not handled, or its outcome dropped.
+        this.inFlight = new InFlightItems(options.itemThreads().factory(worker), consumer::wakeup, chains, link -> {
+            if (!partitions.current(link.tp, link.partition)) {
+                return record -> null;
+            }
+            ItemProcessor.Handled handled = processor.handle(link.record.topic(), link.record.headers(),
+                    link.record.value());
+            return record -> partitions.current(link.tp, link.partition) ? handled.outcome(record) : null;
+        });
         this.meters = new WorkerMeters(worker, options.input());
         this.consumerMetrics = new KafkaClientMetrics(consumer); // consumer lag, fetch rates
         consumerMetrics.bindTo(Metrics.globalRegistry);

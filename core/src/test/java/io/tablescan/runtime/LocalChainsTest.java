@@ -60,7 +60,7 @@ class LocalChainsTest {
         assertThat(chains.written(link, CompletableFuture.completedFuture(new RecordMetadata(INPUT, 42, 0, 7L, 1, 1)),
                 true)).isTrue();
 
-        InFlightItems.Completion followed = chains.follow(link, (l, record) -> {
+        InFlightItems.Completion followed = chains.follow(link, l -> record -> {
             assertThat(record.offset()).isEqualTo(42);
             assertThat(record.partition()).isEqualTo(3);
             return null;
@@ -71,7 +71,7 @@ class LocalChainsTest {
         LocalChains.Link moved = chains.next(finished(List.of(to("in"))), 1).next();
         assertThat(chains.written(moved, CompletableFuture.completedFuture(new RecordMetadata(INPUT, 43, 0, 7L, 1, 1)),
                 false)).isFalse();
-        assertThat(chains.follow(moved, (l, record) -> null)).as("left to Kafka").isNull();
+        assertThat(chains.follow(moved, l -> record -> null)).as("left to Kafka").isNull();
         assertThat(progress.fetched(43)).as("fetched and processed as usual").isTrue();
     }
 }

@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -62,6 +64,12 @@ class WorkerRuntimeChainTest {
 
     /** A producer writing to the shared log; its history is what it committed. */
     MockProducer<byte[], byte[]> producer() {
+        return producer(() -> { });
+    }
+
+    /** The same, running {@code beforeCommit} before each commit of a transaction that wrote to the input. */
+    MockProducer<byte[], byte[]> producer(Runnable beforeCommit) {
+        AtomicBoolean toInput = new AtomicBoolean();
         MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
                 new ByteArraySerializer()) {
             @Override
@@ -70,9 +78,18 @@ class WorkerRuntimeChainTest {
                 if (!record.topic().equals(INPUT.topic())) {
                     return sent;
                 }
+                toInput.set(true);
                 long offset = logEnd.getAndIncrement();
                 written.put(record, offset);
                 return CompletableFuture.completedFuture(new RecordMetadata(INPUT, offset, 0, 0L, 1, 1));
+            }
+
+            @Override
+            public void commitTransaction() {
+                if (toInput.getAndSet(false)) {
+                    beforeCommit.run(); // outside the producer's lock, as a real commit's wait for the broker
+                }
+                super.commitTransaction();
             }
         };
         producers.add(producer);
@@ -251,6 +268,33 @@ class WorkerRuntimeChainTest {
     }
 
     @Test
+    void theNextLinkIsReadWhileTheTransactionThatWritesItCommits() throws InterruptedException {
+        seed("c", 0);
+        CountDownLatch nextRead = new CountDownLatch(1);
+        CountDownLatch commitWaited = new CountDownLatch(1);
+        MockConsumer<byte[], byte[]> consumer = consumer();
+        MockProducer<byte[], byte[]> producer = producer(() -> {
+            try { // the first commit that writes a link waits until that link is being read, or gives up
+                if (commitWaited.getCount() > 0 && nextRead.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+                    commitWaited.countDown();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        run(runtime(chain(2, item -> {
+            if (item.getDepth() == 1) {
+                nextRead.countDown();
+            }
+        }), consumer, producer), consumer, allDone(producer));
+
+        assertThat(commitWaited.getCount()).as("depth 1 was read before the commit that wrote it returned").isZero();
+        assertThat(depthsHandled()).containsExactly("0", "1", "2");
+        assertThat(committedBatches()).containsExactlyInAnyOrder("c-0", "c-1", "c-2");
+        assertThat(committedDone()).isEqualTo(3);
+    }
+
+    @Test
     void aReplaySkipsALinkFinishedLocallyBeforeItWasFetched() {
         CountDownLatch slow = new CountDownLatch(1);
         seed("slow", 9);
@@ -295,8 +339,9 @@ class WorkerRuntimeChainTest {
         WorkerRuntime<PrefixQuery> runtime = runtime(chain(2, item -> { }), consumer, failing);
         run(runtime, consumer, failing::transactionAborted);
 
-        assertThat(depthsHandled()).as("the link's transaction never committed: not gone on with").allMatch("0"::equals);
-        assertThat(failing.history()).isEmpty();
+        assertThat(depthsHandled()).as("the link's transaction never committed: read ahead at most, not gone on with")
+                .contains("0").doesNotContain("2");
+        assertThat(failing.history()).as("nothing of it, nor of what was read ahead, committed").isEmpty();
 
         MockConsumer<byte[], byte[]> next = consumer();
         MockProducer<byte[], byte[]> second = producer();
@@ -312,21 +357,22 @@ class WorkerRuntimeChainTest {
         MockConsumer<byte[], byte[]> consumer = consumer();
         CountDownLatch linkStarted = new CountDownLatch(1);
         CountDownLatch revoked = new CountDownLatch(1);
+        MockProducer<byte[], byte[]> first = producer();
         WorkerRuntime<PrefixQuery> runtime = runtime(chain(2, item -> {
             if (item.getDepth() == 1) {
                 linkStarted.countDown();
                 WorkerRuntimeTest.await(revoked);
             }
-        }), consumer, producer());
+        }), consumer, first);
         consumer.schedulePollTask(() -> consumer.rebalance(List.of(INPUT)));
         fetchUntil(runtime, consumer, () -> {
-            if (linkStarted.getCount() == 0 && revoked.getCount() > 0) {
+            // The link is read while its transaction commits: the partition moves once both happened.
+            if (linkStarted.getCount() == 0 && lastCommit(first) != null && revoked.getCount() > 0) {
                 consumer.rebalance(List.of()); // the partition moves while its link is being read
                 revoked.countDown();
             }
             return revoked.getCount() == 0 && handled.size() == 2;
         });
-        MockProducer<byte[], byte[]> first = producers.getLast();
         runtime.run();
         noRunGaveUp();
 
