@@ -131,6 +131,8 @@ public final class ScanLedger implements AutoCloseable, Health {
             // A local job resumed on its kept broker data waits out the killed run's member: 6 s, not 45.
             props.putIfAbsent(StreamsConfig.consumerPrefix("session.timeout.ms"), "6000");
             props.putIfAbsent(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "1500");
+            // Its close waits for the fetch it has in flight: up to 500 ms at the end of every local job.
+            props.putIfAbsent(StreamsConfig.mainConsumerPrefix("fetch.max.wait.ms"), "100");
         }
         return props;
     }
