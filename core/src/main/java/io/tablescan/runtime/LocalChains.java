@@ -22,9 +22,9 @@ import org.apache.kafka.common.record.TimestampType;
  * without the round trip through Kafka (commit, fetch, start). When a record's only output to the worker's own
  * input topic is its continuation, a read slot is free and the worker's hand is not full, the continuation is
  * produced to the record's own input partition, in the transaction that commits the record. Once that commits,
- * the loop thread takes the continuation's offset in hand in the partition's {@link PartitionProgress}; the
- * thread read it meanwhile (a hand-off costs a commit, and a chain's reads are its floor), and its outputs then
- * commit with its offset marked done, as a fetched record's would, and when the consumer fetches it, it is skipped. If the transaction fails, the partition moves or the worker
+ * the loop thread takes the continuation's offset in hand in the partition's {@link PartitionProgress}. The
+ * thread read it meanwhile, so a hand-off waits for no commit; its outputs then commit with its offset marked done,
+ * as a fetched record's would, and when the consumer fetches it, it is skipped. If the transaction fails, the partition moves or the worker
  * stops first, the link is dropped and the continuation is processed from Kafka, by whoever owns it then: every
  * item is still one record, processed until its effects commit once.
  */
@@ -151,7 +151,13 @@ final class LocalChains {
      * the transaction that commits the item).
      */
     InFlightItems.Completion follow(Link link, Function<Link, ItemProcessor.Handled> handle) {
-        ItemProcessor.Handled handled = handle.apply(link);
+        ItemProcessor.Handled handled;
+        try {
+            handled = handle.apply(link);
+        } catch (RuntimeException | Error e) { // left to Kafka, not held in hand by a thread that is gone
+            link.drop();
+            throw e;
+        }
         return link.await(WAIT)
                 .map(record -> new InFlightItems.Completion(link.tp, link.partition, record.offset(),
                         handled.outcome(record), null))

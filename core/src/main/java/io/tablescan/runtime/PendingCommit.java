@@ -62,7 +62,8 @@ final class PendingCommit {
      */
     void park(java.util.function.UnaryOperator<ItemProcessor.Outcome> parked) {
         outcomes.replaceAll(parked);
-        links.clear(); // a parked record's next link is not sent: its chain stops with it
+        links.values().forEach(LocalChains.Link::drop); // a parked record's next link is not sent: its chain stops
+        links.clear();
         events.clear();
         outcomes.forEach(this::count);
     }
