@@ -65,7 +65,11 @@ public interface Job {
         return null;
     }
 
-    /** What a read step does with the rows it read: the items to emit (in its transaction) and its counts. */
+    /**
+     * What a read step does with the rows it read: the items to emit (in its transaction) and its counts. It may
+     * read (a destination, say) but must change nothing outside what it emits: a step is replayed after a failure,
+     * and a chain's next step may run before the step before it commits and then be dropped unsent.
+     */
     ItemHandler.Result afterRead(ReadStep step);
 
     /** The names of the job's counters, in the order its summary gives them. */
