@@ -23,10 +23,10 @@ import org.apache.kafka.common.record.TimestampType;
  * input topic is its continuation, a read slot is free and the worker's hand is not full, the continuation is
  * produced to the record's own input partition, in the transaction that commits the record. Once that commits,
  * the loop thread takes the continuation's offset in hand in the partition's {@link PartitionProgress}. The
- * thread read it meanwhile, so a hand-off waits for no commit; its outputs then commit with its offset marked done,
- * as a fetched record's would, and when the consumer fetches it, it is skipped. If the transaction fails, the partition moves or the worker
- * stops first, the link is dropped and the continuation is processed from Kafka, by whoever owns it then: every
- * item is still one record, processed until its effects commit once.
+ * thread read it meanwhile, so a hand-off waits for no commit; its outputs then commit with its offset marked
+ * done, as a fetched record's would, and when the consumer fetches it, it is skipped. If the transaction fails,
+ * the partition moves or the worker stops first, the link is dropped and the continuation is processed from
+ * Kafka, by whoever owns it then: every item is still one record, processed until its effects commit once.
  */
 final class LocalChains {
     /** How long a thread waits for the transaction holding its continuation before leaving it to Kafka. */

@@ -71,7 +71,7 @@ class KilledTransactionsTest {
             }
             assertThat(FreePorts.await(() -> state(admin) == TransactionState.COMPLETE_COMMIT, DEADLINE, () -> true))
                     .as("the coordinator ends the transaction without the leaderless partition's marker").isTrue();
-            nodes.add(cluster.restart(3));
+            nodes.add(cluster.startNode(3)); // again, on its data
             assertThat(FreePorts.await(() -> leader(admin, HELD) != null, DEADLINE, () -> true)).isTrue();
             assertThat(stableOffset(admin, HELD)).as("Kafka leaves the transaction open there").isZero();
 
@@ -97,7 +97,7 @@ class KilledTransactionsTest {
                 List<CompletableFuture<EmbeddedKafkaBroker>> starting = new ArrayList<>();
                 for (int node = 1; node <= 3; node++) {
                     int id = node;
-                    starting.add(CompletableFuture.supplyAsync(() -> cluster.restart(id)));
+                    starting.add(CompletableFuture.supplyAsync(() -> cluster.startNode(id)));
                 }
                 RuntimeException failure = null;
                 for (CompletableFuture<EmbeddedKafkaBroker> node : starting) {
@@ -117,7 +117,8 @@ class KilledTransactionsTest {
             }
         }
 
-        EmbeddedKafkaBroker restart(int node) {
+        /** Node {@code node} (1 to 3), on its own ports and data: started, or started again after a stop. */
+        EmbeddedKafkaBroker startNode(int node) {
             return EmbeddedKafkaBroker.startNode(node, controllers, id, ports.get(node - 1), dir.resolve("node" + node));
         }
 
