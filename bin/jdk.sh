@@ -1,43 +1,48 @@
 # Sourced by ./tablescan and .ci/run: sets JAVA_HOME to a JDK of version 21 or newer, or fails with one line.
-# Looks at JAVA_HOME, the usual JVM folders and the java on PATH; prefers the newest.
+# Looks at JAVA_HOME, the usual JVM folders and the java on PATH; prefers the newest. Bash built-ins where it can:
+# every command's start runs this, and each program it would start costs a millisecond or more.
 
-java_major() { # prints the major version of the java binary $1, or 0
-  local v release
+java_major() { # sets JAVA_MAJOR to the major version of the JDK in folder $1, or 0
+  local v="" line
   # A JDK's release file names its version: reading it spares starting a JVM per candidate (~60 ms each).
-  release="$(dirname "$(dirname "$1")")/release"
-  v=$(sed -n 's/^JAVA_VERSION="\([0-9.]*\).*/\1/p' "$release" 2>/dev/null | head -n 1)
-  [ -n "$v" ] || v=$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1)
+  if [ -r "$1/release" ]; then
+    while IFS= read -r line || [ -n "$line" ]; do
+      case "$line" in JAVA_VERSION=*) v="${line#JAVA_VERSION=}"; v="${v//\"/}"; break ;; esac
+    done < "$1/release"
+  fi
+  [ -n "$v" ] || v=$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1)
   case "$v" in 1.*) v=${v#1.} ;; esac
-  v=${v%%.*}
-  [[ "$v" =~ ^[0-9]+$ ]] && echo "$v" || echo 0
+  v=${v%%[!0-9]*}
+  if [[ "$v" =~ ^[0-9]+$ ]]; then JAVA_MAJOR=$v; else JAVA_MAJOR=0; fi
 }
 
-find_jdk() {
-  local best="" best_major=0 candidate major
+find_jdk() { # sets TABLESCAN_JDK and TABLESCAN_JDK_MAJOR to the newest JDK >= 21, or fails
+  local candidate java
   local candidates=()
   [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
-  for dir in /usr/lib/jvm/* /opt/java/* /opt/jdk* /usr/local/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home; do
-    [ -d "$dir" ] && candidates+=("$dir")
+  for candidate in /usr/lib/jvm/* /opt/java/* /opt/jdk* /usr/local/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home; do
+    [ -d "$candidate" ] && candidates+=("$candidate")
   done
-  if command -v java >/dev/null 2>&1; then
-    candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")")
+  if java=$(command -v java); then
+    java=$(readlink -f "$java")
+    candidates+=("${java%/bin/java}")
   fi
+  TABLESCAN_JDK="" TABLESCAN_JDK_MAJOR=0
   for candidate in "${candidates[@]}"; do
     [ -x "$candidate/bin/java" ] && [ -x "$candidate/bin/javac" ] || continue
-    major=$(java_major "$candidate/bin/java")
-    if [ "$major" -ge 21 ] && [ "$major" -gt "$best_major" ]; then
-      best="$candidate"; best_major="$major"
+    java_major "$candidate"
+    if [ "$JAVA_MAJOR" -ge 21 ] && [ "$JAVA_MAJOR" -gt "$TABLESCAN_JDK_MAJOR" ]; then
+      TABLESCAN_JDK="$candidate"; TABLESCAN_JDK_MAJOR="$JAVA_MAJOR"
     fi
   done
-  [ -n "$best" ] && echo "$best"
+  [ -n "$TABLESCAN_JDK" ]
 }
 
-if ! TABLESCAN_JDK=$(find_jdk); then
+if ! find_jdk; then
   echo "tablescan: no JDK 21 or newer found (set JAVA_HOME to one)" >&2
   return 1 2>/dev/null || exit 1
 fi
 export JAVA_HOME="$TABLESCAN_JDK"
-TABLESCAN_JDK_MAJOR=$(java_major "$JAVA_HOME/bin/java")
 # netty (in the Azure SDK) uses sun.misc.Unsafe and native access; newer JDKs warn about both at start-up.
 TABLESCAN_JVM_FLAGS="--enable-native-access=ALL-UNNAMED"
 if [ "$TABLESCAN_JDK_MAJOR" -ge 23 ]; then
