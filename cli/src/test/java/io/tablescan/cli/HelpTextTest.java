@@ -51,4 +51,18 @@ class HelpTextTest {
         assertThat(Cli.run("-V").out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");
         assertThat(Cli.run("--version").out().strip()).matches("tablescan \\d+\\.\\d+\\.\\d+");
     }
+
+    /** A command runs on a tree of itself alone (a shorter start): it must read as it does in the whole tree. */
+    @Test
+    void aCommandAloneReadsAsInTheWholeTree() {
+        CommandLine whole = TablescanCommand.commandLine();
+        for (var entry : whole.getSubcommands().entrySet()) {
+            CommandLine alone = TablescanCommand.commandLine(java.util.Map.of(), new String[] {entry.getKey(), "--help"});
+            assertThat(alone.getSubcommands().keySet()).as(entry.getKey()).containsExactly(entry.getKey());
+            assertThat(alone.getSubcommands().get(entry.getKey()).getUsageMessage())
+                    .isEqualTo(entry.getValue().getUsageMessage());
+        }
+        assertThat(TablescanCommand.commandLine(java.util.Map.of(), new String[] {"copyy"}).getSubcommands())
+                .as("a mistyped command: every command, for the suggestion").hasSameSizeAs(whole.getSubcommands());
+    }
 }
