@@ -5,18 +5,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The class data sharing archive that {@code ./tablescan} has the JVM write beside the jar when a run ends (see the
- * script). It only helps when that run loaded the pipeline's classes: a first run that failed on a typo would
- * archive a few hundred classes, and every later copy would start without the rest. So a run that ran the
- * pipeline leaves a mark beside the archive, and the script keeps an archive only when it has that mark.
+ * The classes that {@code ./tablescan} has the JVM keep beside the jar when a run ends (see the script): an
+ * ahead-of-time recording on JDK 25 and newer, a class data sharing archive before. It only helps when that run
+ * loaded the pipeline's classes: a first run that failed on a typo would keep a few hundred classes, and every later
+ * copy would start without the rest. So a run that ran the pipeline leaves a mark beside the file, and the script
+ * uses a file only when it has that mark.
  */
 final class ClassArchive {
-    /** The archive's path, given by the script while the JVM is to write it. */
+    /** The file's path, given by the script while the JVM is to write it. */
     static final String PROPERTY = "tablescan.classArchive";
 
     private ClassArchive() {}
 
-    /** The pipeline ran: the archive this JVM writes when it exits holds what a copy loads. */
+    /** The pipeline ran: the file this JVM writes when it exits holds what a copy loads. */
     static void pipelineRan() {
         String archive = System.getProperty(PROPERTY);
         if (archive == null || archive.isBlank()) {
