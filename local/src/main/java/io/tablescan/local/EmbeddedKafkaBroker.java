@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.LockSupport;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -39,6 +40,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** Asks for the coordinators after the start; closed with the broker, or it would retry a stopped broker. */
     private volatile Admin coordinators;
     private volatile boolean stopping;
+    private static final String GROUPS_TOPIC = "__consumer_offsets";
+    private static final String TRANSACTIONS_TOPIC = "__transaction_state";
 
     private EmbeddedKafkaBroker(KafkaRaftServer server, int port, Path dir, boolean ownsDir) {
         this.server = server;
@@ -83,7 +86,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 writePorts(data, clientPort, controllerPort);
             }
             Map<String, String> config = config(1, "1@127.0.0.1:" + controllerPort, clientPort, controllerPort, data, 1);
-            return start(config, data, ownsDir, 1, Uuid.randomUuid().toString(), clientPort);
+            return start(config, data, ownsDir, 1, Uuid.randomUuid().toString(), clientPort, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory", e);
         }
@@ -146,11 +149,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
         Map<String, String> config = config(nodeId, voters.toString(), port, controllerPorts.get(nodeId - 1), dir,
                 Math.min(3, controllerPorts.size()));
-        return start(config, dir, false, nodeId, clusterId, port);
+        return start(config, dir, false, nodeId, clusterId, port, controllerPorts.size() == 1);
     }
 
     private static EmbeddedKafkaBroker start(Map<String, String> config, Path data, boolean ownsDir, int nodeId,
-            String clusterId, int clientPort) {
+            String clusterId, int clientPort, boolean single) {
         KafkaRaftServer server = null;
         try {
             format(data, nodeId, clusterId);
@@ -166,7 +169,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             throw e;
         }
         EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, clientPort, data, ownsDir);
-        broker.awaitReady();
+        broker.awaitReady(single);
         return broker;
     }
 
@@ -249,10 +252,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    private void awaitReady() {
+    private void awaitReady(boolean single) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        try (Admin admin = Admin.create(props)) {
+        props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100"); // asks every 100 ms, not up to a second apart
+        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
+        Admin admin = Admin.create(props);
+        try {
             boolean ready = FreePorts.await(() -> {
                 try {
                     return !admin.describeCluster().nodes().get().isEmpty();
@@ -264,16 +270,47 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 close();
                 throw new IllegalStateException("the embedded Kafka broker did not become ready");
             }
+            if (single) {
+                createCoordinatorTopics(admin);
+            }
+        } finally {
+            admin.close(Duration.ZERO); // the coordinators' requests are left: their topics are what they were for
         }
-        Thread.ofVirtual().name("kafka-coordinators").start(this::createCoordinatorTopics);
+        if (!single) {
+            Thread.ofVirtual().name("kafka-coordinators").start(this::askForCoordinators);
+        }
     }
 
     /**
-     * The group and transaction coordinators' topics are created on their first use, while the client that asked
-     * backs off and asks again (up to a second apart): asking for both coordinators now has them created while
-     * the caller creates its own topics.
+     * The group and transaction coordinators' topics are created on their first use, while the clients that asked
+     * ask again, each time a creation request to the controller. A single node's are made before the caller's
+     * topics: the broker makes new partitions in the order their topics were created, so the clients the caller
+     * starts next find their coordinators there, instead of asking dozens of times while the broker makes the
+     * caller's partitions first. Asking for both coordinators has their topics created; this waits until the
+     * topics exist (their partitions follow at once), at most 10 s, then leaves it to the clients.
      */
-    private void createCoordinatorTopics() {
+    private static void createCoordinatorTopics(Admin admin) {
+        admin.describeConsumerGroups(List.of("coordinator-start"));
+        admin.describeTransactions(List.of("coordinator-start"));
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < end) {
+            try {
+                admin.describeTopics(List.of(GROUPS_TOPIC, TRANSACTIONS_TOPIC)).allTopicNames().get();
+                return;
+            } catch (ExecutionException e) {
+                LockSupport.parkNanos(Duration.ofMillis(5).toNanos()); // not there yet: asked again in 5 ms
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * A cluster's coordinators' topics need their replicas' brokers: asked for in the background, so that the
+     * clients find them made, not on their own first use (asked again up to a second apart).
+     */
+    private void askForCoordinators() {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100"); // asks every 100 ms, not up to a second apart

@@ -110,6 +110,16 @@ class EmbeddedKafkaBrokerTest {
         }
     }
 
+    @Test
+    void aSingleNodesCoordinatorTopicsAreThereWhenItHasStarted() throws Exception {
+        // made before anything of the caller's, so that the clients it starts find their coordinators at once
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+                Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            assertThat(admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get())
+                    .contains("__consumer_offsets", "__transaction_state");
+        }
+    }
+
     private static int port(EmbeddedKafkaBroker broker) {
         String servers = broker.bootstrapServers();
         return Integer.parseInt(servers.substring(servers.lastIndexOf(':') + 1));
