@@ -138,15 +138,30 @@ public final class Topics {
     /**
      * As {@link #ensure(Admin, Namespace, int, Optional, Duration)} for a run on a broker in this process: the work
      * items' topics with {@link #LOCAL_PARTITIONS}, the others with one partition each (one scan's events, status
-     * and control share a partition by its id anyway; the rest are read whole).
+     * and control share a partition by its id anyway; the rest are read whole), each with one replica.
      */
     public static void ensureLocal(Admin admin, Namespace namespace, Duration deadline) {
+        createLocal(admin, namespace, deadline);
+        awaitAnswering(admin, namespace.topics(), deadline);
+    }
+
+    /**
+     * As {@link #ensureLocal} without its wait: the new partitions' logs are still being made (a few milliseconds
+     * each), and nothing may produce to them before {@link #awaitAnswering} returns.
+     */
+    public static void createLocal(Admin admin, Namespace namespace, Duration deadline) {
         List<String> work = List.of(namespace.prefixQueries(), namespace.partitionQueries(), namespace.entityBatches());
-        ensure(admin, namespace, name -> work.contains(name) ? LOCAL_PARTITIONS : 1, Optional.empty(), deadline);
+        create(admin, topics(namespace, name -> work.contains(name) ? LOCAL_PARTITIONS : 1, Optional.of((short) 1)),
+                deadline);
     }
 
     private static void ensure(Admin admin, Namespace namespace, java.util.function.ToIntFunction<String> partitions,
             Optional<Short> replication, Duration deadline) {
+        ensure(admin, topics(namespace, partitions, replication), deadline);
+    }
+
+    private static List<NewTopic> topics(Namespace namespace, java.util.function.ToIntFunction<String> partitions,
+            Optional<Short> replication) {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : namespace.topics()) {
             NewTopic topic = new NewTopic(name, Optional.of(partitions.applyAsInt(name)), replication);
@@ -155,7 +170,7 @@ public final class Topics {
                     : Map.of("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES)));
             topics.add(topic);
         }
-        ensure(admin, topics, deadline);
+        return topics;
     }
 
     /**
@@ -164,7 +179,11 @@ public final class Topics {
      * that, creation is retried until {@code deadline}; then such topics are created with the brokers there are.
      */
     public static void ensure(Admin admin, List<NewTopic> topics, Duration deadline) {
-        List<String> names = topics.stream().map(NewTopic::name).toList();
+        create(admin, topics, deadline);
+        awaitAnswering(admin, topics.stream().map(NewTopic::name).toList(), deadline);
+    }
+
+    private static void create(Admin admin, List<NewTopic> topics, Duration deadline) {
         long end = System.nanoTime() + deadline.toNanos();
         short replication = topics.stream().anyMatch(t -> t.replicationFactor() < 1) ? TopicReplication.of(admin) : 1;
         List<NewTopic> missing = topics;
@@ -182,6 +201,11 @@ public final class Topics {
                 pause(); // brokers still registering: the retry comes a moment later
             }
         }
+    }
+
+    /** Waits until every partition of topics {@code names} answers an offset query (see above). */
+    public static void awaitAnswering(Admin admin, List<String> names, Duration deadline) {
+        long end = System.nanoTime() + deadline.toNanos();
         while (true) {
             try {
                 Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get();

@@ -241,10 +241,31 @@ public final class WorkerSettings {
 
     /** Creates the pipeline's topics if missing (on a broker in this process: see {@link Topics#ensureLocal}). */
     public void ensureTopics(org.apache.kafka.clients.admin.Admin admin) {
-        if (kafka.inProcess() && topicPartitions == Topics.LOCAL_PARTITIONS && topicReplication.isEmpty()) {
+        if (local()) {
             Topics.ensureLocal(admin, kafka.namespace(), Duration.ofSeconds(60));
             return;
         }
         Topics.ensure(admin, kafka.namespace(), topicPartitions, topicReplication, Duration.ofSeconds(60));
+    }
+
+    /**
+     * As {@link #ensureTopics}, but on a broker in this process it returns once the topics exist: the caller starts
+     * its consumers while the broker makes their partitions, and calls {@link #awaitTopics} before anything produces.
+     */
+    public void createTopics(org.apache.kafka.clients.admin.Admin admin) {
+        if (local()) {
+            Topics.createLocal(admin, kafka.namespace(), Duration.ofSeconds(60));
+            return;
+        }
+        ensureTopics(admin);
+    }
+
+    /** Waits until every partition of the pipeline's topics answers (see {@link Topics#awaitAnswering}). */
+    public void awaitTopics(org.apache.kafka.clients.admin.Admin admin) {
+        Topics.awaitAnswering(admin, kafka.namespace().topics(), Duration.ofSeconds(60));
+    }
+
+    private boolean local() {
+        return kafka.inProcess() && topicPartitions == Topics.LOCAL_PARTITIONS && topicReplication.isEmpty();
     }
 }

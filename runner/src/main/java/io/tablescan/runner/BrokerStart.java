@@ -43,13 +43,13 @@ public final class BrokerStart implements AutoCloseable {
     }
 
     /**
-     * The pipeline's topics, created while the checks still run (the pipeline finds them there); when this fails,
-     * the pipeline creates them and says why.
+     * The pipeline's topics, created while the checks still run (the pipeline finds them there, and waits for their
+     * partitions while its workers start); when this fails, the pipeline creates them and says why.
      */
     private static void createTopics(EmbeddedKafkaBroker broker) {
         KafkaSettings kafka = KafkaSettings.inProcess(broker.bootstrapServers());
         try (Admin admin = kafka.newAdmin()) {
-            Topics.ensureLocal(admin, kafka.namespace(), Duration.ofSeconds(60));
+            Topics.createLocal(admin, kafka.namespace(), Duration.ofSeconds(60));
         } catch (RuntimeException e) {
             // left to the pipeline's own creation
         }

@@ -34,17 +34,25 @@ public final class LocalPipeline implements AutoCloseable, Health {
     /** {@code withLedger}: false when a ledger runs elsewhere (a separate process, or a test's own). */
     public static LocalPipeline start(WorkerSettings settings, boolean withLedger) {
         try (Admin admin = settings.kafka().newAdmin()) {
-            settings.ensureTopics(admin);
+            settings.createTopics(admin);
+            Timeline.mark("topics");
+            // The workers and the ledger start while the broker makes the new topics' partitions: they only
+            // consume, and nothing of this pipeline produces before the seed, which comes after the wait.
+            LocalPipeline pipeline = new LocalPipeline();
+            try {
+                if (withLedger) {
+                    pipeline.ledger = ScanLedger.start(settings.kafka());
+                }
+                pipeline.add("discovery", DiscoveryWorker.create(settings));
+                pipeline.add("partition", PartitionWorker.create(settings));
+                pipeline.add("copy", CopyWorker.create(settings));
+                settings.awaitTopics(admin);
+            } catch (RuntimeException | Error e) {
+                pipeline.close();
+                throw e;
+            }
+            return pipeline;
         }
-        Timeline.mark("topics");
-        LocalPipeline pipeline = new LocalPipeline();
-        if (withLedger) {
-            pipeline.ledger = ScanLedger.start(settings.kafka());
-        }
-        pipeline.add("discovery", DiscoveryWorker.create(settings));
-        pipeline.add("partition", PartitionWorker.create(settings));
-        pipeline.add("copy", CopyWorker.create(settings));
-        return pipeline;
     }
 
     private void add(String name, WorkerRuntime<?> runtime) {
