@@ -11,8 +11,14 @@ import io.tablescan.control.ScanStarter;
 import io.tablescan.ledger.ScanLedger;
 import io.tablescan.runner.LocalPipeline;
 import io.tablescan.runner.TableComparer;
+import io.tablescan.runtime.ItemHandler;
+import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Namespace;
+import io.tablescan.runtime.ScanEventBuilder;
+import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStrategy;
@@ -20,7 +26,14 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.spi.TableStore;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -159,6 +172,35 @@ class LedgerIT {
             assertThat(run.exitCode()).as(command).isEqualTo(UserError.NOT_FOUND);
             assertThat(run.err().strip()).as(command).isEqualTo("tablescan: no scan no-such-scan in the ledger "
                     + "(wrong id, or no ledger running?)");
+        }
+    }
+
+    @Test
+    void aScanThatEndsLeavesTheLedgerAtOnceNotAtItsNextCommit() throws InterruptedException {
+        // Statuses leave the ledger when it commits: with a minute between its commits, only the commit that a
+        // scan's end asks for brings the completed status within the 20 s this waits.
+        KafkaSettings kafka = KafkaSettings.of(BOOTSTRAP, Map.of("KAFKA_COMMIT_INTERVAL_MS", "60000",
+                        "KAFKA_PRODUCER_TRANSACTION_TIMEOUT_MS", "120000")) // Streams: no less than the interval
+                .withNamespace(Namespace.of("endcommit"));
+        try (Admin admin = kafka.newAdmin()) {
+            Topics.ensure(admin, kafka.namespace(), 1, Optional.empty(), Duration.ofSeconds(60));
+        }
+        ScanSpec spec = ScanSpecs.copy().from(new TableRef("src", "endsource")).to(new TableRef("dst", "endcopy")).build();
+        try (ScanLedger ledger = ScanLedger.start(kafka)) {
+            assertThat(ledger.awaitRunning(Duration.ofMinutes(1))).isTrue();
+            ScanStarter.start(kafka, spec); // the scan's start and its root item
+            ScanEvent rootDone = new ScanEventBuilder(spec.getScanId())
+                    .done(ItemKind.PREFIX_QUERY, 0, new ItemHandler.Result(List.of(), 0, 0, 1)).build();
+            String events = kafka.namespace().scanEvents();
+            try (Producer<byte[], byte[]> producer = kafka.newProducer(kafka.namespace().group("endcommit-test"))) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>(events, spec.getScanId().getBytes(StandardCharsets.UTF_8),
+                        kafka.valueSerializer().serialize(events, rootDone)));
+                producer.commitTransaction();
+            }
+            assertThat(ScanAwait.ended(kafka, spec.getScanId(), Duration.ofSeconds(20)).state())
+                    .isEqualTo(ScanState.COMPLETED);
         }
     }
 }

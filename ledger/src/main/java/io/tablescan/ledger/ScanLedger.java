@@ -76,10 +76,12 @@ public final class ScanLedger implements AutoCloseable, Health {
         Serde<ScanEvent> events = RecordSerde.of(ScanEvent.class, kafka);
         Serde<ScanStatus> statuses = RecordSerde.of(ScanStatus.class, kafka);
         StreamsBuilder builder = new StreamsBuilder();
+        CommitWhenEnded commits = new CommitWhenEnded();
         builder.stream(kafka.namespace().scanEvents(), Consumed.with(Serdes.String(), events))
                 .filter((scanId, event) -> scanId != null && event != null)
+                .processValues(commits::requester)
                 .groupByKey(Grouped.with(Serdes.String(), events))
-                .aggregate(() -> null, (scanId, event, status) -> ScanFold.apply(status, event),
+                .aggregate(() -> null, (scanId, event, status) -> commits.seen(ScanFold.apply(status, event)),
                         Materialized.<String, ScanStatus>as(Stores.inMemoryKeyValueStore(STORE))
                                 .withKeySerde(Serdes.String()).withValueSerde(statuses))
                 .toStream()
@@ -131,8 +133,11 @@ public final class ScanLedger implements AutoCloseable, Health {
             // A local job resumed on its kept broker data waits out the killed run's member: 6 s, not 45.
             props.putIfAbsent(StreamsConfig.consumerPrefix("session.timeout.ms"), "6000");
             props.putIfAbsent(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "1500");
-            // Its close waits for the fetch it has in flight: up to 500 ms at the end of every local job.
+            // Its close waits for the fetches its consumers have in flight (up to 500 ms each by default), and for
+            // its thread's poll to return (up to poll.ms, 100 ms): at the end of every local job.
             props.putIfAbsent(StreamsConfig.mainConsumerPrefix("fetch.max.wait.ms"), "100");
+            props.putIfAbsent(StreamsConfig.restoreConsumerPrefix("fetch.max.wait.ms"), "100");
+            props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, "20");
         }
         return props;
     }
