@@ -101,8 +101,9 @@ public final class TablescanCommand {
         }
     }
 
+    /** Runs {@code args} as {@code ./tablescan} does, on the command tree they need. */
     public static int execute(String... args) {
-        return execute(commandLine(), args);
+        return execute(commandLine(System.getenv(), args), args);
     }
 
     /** Runs {@code args} against {@code cli}: one line and an exit code for a mistake, never a stack trace. */

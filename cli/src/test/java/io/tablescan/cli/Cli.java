@@ -38,7 +38,7 @@ public final class Cli {
 
     /** One command with these environment variables (only those) for the settings the commands read through it. */
     public static Run run(Map<String, String> environment, String... args) {
-        return capture(() -> TablescanCommand.execute(TablescanCommand.commandLine(environment), args));
+        return capture(() -> TablescanCommand.execute(TablescanCommand.commandLine(environment, args), args));
     }
 
     /** What a command prints and its exit code; one at a time, since it swaps the process's output streams. */

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
-import picocli.CommandLine;
 
 /** The nightly backup's CronJobs and compose services run real commands: a backup set, then retention. */
 class BackupDeployTest {
@@ -66,6 +65,6 @@ class BackupDeployTest {
 
     /** picocli throws on an unknown command or option. */
     private static void parse(List<String> args) {
-        new CommandLine(new TablescanCommand()).parseArgs(args.toArray(String[]::new));
+        TablescanCommand.commandLine().parseArgs(args.toArray(String[]::new));
     }
 }

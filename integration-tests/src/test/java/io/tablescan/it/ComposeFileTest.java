@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
-import picocli.CommandLine;
 
 /** docker-compose.yml cannot run here (no Docker engine): check that it says what the code does. */
 class ComposeFileTest {
@@ -39,7 +38,7 @@ class ComposeFileTest {
             List<String> command = (List<String>) service.get("command");
             assertThat(command).as(entry.getKey()).isNotEmpty();
             // picocli throws on an unknown command or option
-            new CommandLine(new TablescanCommand()).parseArgs(command.toArray(String[]::new));
+            TablescanCommand.commandLine().parseArgs(command.toArray(String[]::new));
             Map<String, Object> env = (Map<String, Object>) service.getOrDefault("environment", Map.of());
             for (String variable : env.keySet()) {
                 assertThat(Settings.reads(variable)).as(entry.getKey() + " sets " + variable).isTrue();

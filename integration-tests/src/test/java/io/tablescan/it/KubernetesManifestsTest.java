@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
-import picocli.CommandLine;
 
 /**
  * No cluster here: the Kubernetes manifests, the KEDA ScaledObjects and the README's configuration table are
@@ -85,7 +84,7 @@ class KubernetesManifestsTest {
             for (Map<String, Object> container : (List<Map<String, Object>>) pod.get("containers")) {
                 pods++;
                 List<String> args = (List<String>) container.get("args");
-                new CommandLine(new TablescanCommand()).parseArgs(args.toArray(String[]::new));
+                TablescanCommand.commandLine().parseArgs(args.toArray(String[]::new));
                 for (Map<String, Object> env : (List<Map<String, Object>>) container.getOrDefault("env", List.of())) {
                     assertThat(Settings.reads((String) env.get("name"))).as(name(workload) + " sets " + env.get("name")).isTrue();
                 }
