@@ -41,7 +41,7 @@ class LocalTopicsIT {
             for (String topic : namespace.topics()) {
                 assertThat(partitions.get(topic)).as(topic).isEqualTo(work.contains(topic) ? Topics.LOCAL_PARTITIONS : 1);
             }
-            // The coordinators' topics are asked for once the broker is up, beside the pipeline's: waited for.
+            // The coordinators' topics, made before the broker's start returns: one partition each.
             for (String topic : List.of("__consumer_offsets", "__transaction_state")) {
                 assertThat(FreePorts.await(() -> {
                     try {

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -293,12 +295,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         admin.describeConsumerGroups(List.of("coordinator-start"));
         admin.describeTransactions(List.of("coordinator-start"));
         long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < end) {
+        for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
             try {
-                admin.describeTopics(List.of(GROUPS_TOPIC, TRANSACTIONS_TOPIC)).allTopicNames().get();
+                admin.describeTopics(List.of(GROUPS_TOPIC, TRANSACTIONS_TOPIC)).allTopicNames()
+                        .get(left, TimeUnit.NANOSECONDS);
                 return;
             } catch (ExecutionException e) {
                 LockSupport.parkNanos(Duration.ofMillis(5).toNanos()); // not there yet: asked again in 5 ms
+            } catch (TimeoutException e) {
+                return;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -37,7 +37,8 @@ public final class LocalPipeline implements AutoCloseable, Health {
             settings.createTopics(admin);
             Timeline.mark("topics");
             // The workers and the ledger start while the broker makes the new topics' partitions: they only
-            // consume, and nothing of this pipeline produces before the seed, which comes after the wait.
+            // consume until they get records, and new topics have none before the seed, which comes after the wait
+            // (a resumed job's workers go on with what is there at once, on partitions made long before).
             LocalPipeline pipeline = new LocalPipeline();
             try {
                 if (withLedger) {
@@ -48,7 +49,11 @@ public final class LocalPipeline implements AutoCloseable, Health {
                 pipeline.add("copy", CopyWorker.create(settings));
                 settings.awaitTopics(admin);
             } catch (RuntimeException | Error e) {
-                pipeline.close();
+                try {
+                    pipeline.close();
+                } catch (RuntimeException | Error closing) {
+                    e.addSuppressed(closing);
+                }
                 throw e;
             }
             return pipeline;
