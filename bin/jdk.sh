@@ -2,14 +2,20 @@
 # Looks at JAVA_HOME, the usual JVM folders and the java on PATH; prefers the newest. Bash built-ins where it can:
 # every command's start runs this, and each program it would start costs a millisecond or more.
 
+release_value() { # sets RELEASE_VALUE to the value of $2 in the release file of the JDK in folder $1, or ""
+  local line
+  RELEASE_VALUE=""
+  [ -r "$1/release" ] || return 0
+  while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in "$2="*) RELEASE_VALUE="${line#*=}"; RELEASE_VALUE="${RELEASE_VALUE//\"/}"; return 0 ;; esac
+  done < "$1/release"
+}
+
 java_major() { # sets JAVA_MAJOR to the major version of the JDK in folder $1, or 0
-  local v="" line
+  local v
   # A JDK's release file names its version: reading it spares starting a JVM per candidate (~60 ms each).
-  if [ -r "$1/release" ]; then
-    while IFS= read -r line || [ -n "$line" ]; do
-      case "$line" in JAVA_VERSION=*) v="${line#JAVA_VERSION=}"; v="${v//\"/}"; break ;; esac
-    done < "$1/release"
-  fi
+  release_value "$1" JAVA_VERSION
+  v="$RELEASE_VALUE"
   [ -n "$v" ] || v=$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1)
   case "$v" in 1.*) v=${v#1.} ;; esac
   v=${v%%[!0-9]*}

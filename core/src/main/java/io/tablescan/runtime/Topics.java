@@ -151,7 +151,7 @@ public final class Topics {
      */
     public static void createLocal(Admin admin, Namespace namespace, Duration deadline) {
         List<String> work = List.of(namespace.prefixQueries(), namespace.partitionQueries(), namespace.entityBatches());
-        create(admin, topics(namespace, name -> work.contains(name) ? LOCAL_PARTITIONS : 1, Optional.of((short) 1)),
+        createMissing(admin, topics(namespace, name -> work.contains(name) ? LOCAL_PARTITIONS : 1, Optional.of((short) 1)),
                 deadline);
     }
 
@@ -179,11 +179,11 @@ public final class Topics {
      * that, creation is retried until {@code deadline}; then such topics are created with the brokers there are.
      */
     public static void ensure(Admin admin, List<NewTopic> topics, Duration deadline) {
-        create(admin, topics, deadline);
+        createMissing(admin, topics, deadline);
         awaitAnswering(admin, topics.stream().map(NewTopic::name).toList(), deadline);
     }
 
-    private static void create(Admin admin, List<NewTopic> topics, Duration deadline) {
+    private static void createMissing(Admin admin, List<NewTopic> topics, Duration deadline) {
         long end = System.nanoTime() + deadline.toNanos();
         short replication = topics.stream().anyMatch(t -> t.replicationFactor() < 1) ? TopicReplication.of(admin) : 1;
         List<NewTopic> missing = topics;

@@ -255,11 +255,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private void awaitReady(boolean single) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100"); // asks every 100 ms, not up to a second apart
-        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
-        Admin admin = Admin.create(props);
+        Admin admin = Admin.create(adminProperties());
         try {
             boolean ready = FreePorts.await(() -> {
                 try {
@@ -316,10 +312,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * clients find them made, not on their own first use (asked again up to a second apart).
      */
     private void askForCoordinators() {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100"); // asks every 100 ms, not up to a second apart
-        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
+        Properties props = adminProperties();
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
         try (Admin admin = Admin.create(props)) {
             coordinators = admin;
@@ -340,6 +333,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         } catch (RuntimeException e) {
             // the clients find the coordinators themselves, as they would have anyway
         }
+    }
+
+    /** An admin client of this broker that asks again every 100 ms, not up to a second apart. */
+    private Properties adminProperties() {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100");
+        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
+        return props;
     }
 
     public String bootstrapServers() {
