@@ -60,8 +60,8 @@ class ExportCrashIT {
 
             List<String> kills = cluster.killDuring(spec.getScanId(), 6, 2_000);
             ScanTotals t = ScanAwait.ended(cluster.kafka, spec.getScanId(), Duration.ofMinutes(6));
-            assertThat(kills).isNotEmpty();
             assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
+            assertThat(kills).isNotEmpty();
             assertThat(t.rowsRead()).isEqualTo(ROWS);
 
             Manifest manifest = ExportFiles.write(cluster.kafka, topic, t, new FolderStore(folder));

@@ -60,8 +60,8 @@ class VerifyCrashIT {
             List<String> kills = cluster.killDuring(spec.getScanId(), 6, 3_000, ScanTotals::rowsRead);
             ScanTotals t = ScanAwait.ended(cluster.kafka, spec.getScanId(), Duration.ofMinutes(6));
 
-            assertThat(kills).hasSizeGreaterThanOrEqualTo(2);
             assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
+            assertThat(kills).hasSizeGreaterThanOrEqualTo(2);
             assertThat(t.rowsRead()).isEqualTo(30_000);
             assertThat(t.counter(Counters.MISSING)).isEqualTo(missing);
             assertThat(t.counter(Counters.DIFFERENT)).isEqualTo(different);
