@@ -361,11 +361,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         if (admin != null) {
             admin.close(Duration.ZERO); // its requests fail at once: a stopped broker is not asked again
         }
+        RaftReaperWake.during(server);
         server.shutdown();
         server.awaitShutdown();
         if (ownsDir) {
             ScratchDirectories.delete(dir);
         }
+    }
+
+    /** The Kafka server, for the tests of what reaches into it. */
+    KafkaRaftServer server() {
+        return server;
     }
 
     @Override
