@@ -77,7 +77,7 @@ public final class AzureTableStore implements TableStore {
     }
 
     static AzureTableStore rest(String endpoint, Authorization authorization) {
-        return new AzureTableStore(new RestTableStore(RestTableStore.httpClient(), endpoint, authorization), endpoint);
+        return new AzureTableStore(new RestTableStore(RestTableStore::httpClient, endpoint, authorization), endpoint);
     }
 
     /**

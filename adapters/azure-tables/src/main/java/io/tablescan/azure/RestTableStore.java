@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import java.util.WeakHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,13 +44,15 @@ final class RestTableStore implements TableStore {
     private static final Set<HttpClient> CLIENTS = Collections.synchronizedSet(
             Collections.newSetFromMap(new WeakHashMap<>()));
 
-    private final HttpClient http;
+    private final Supplier<HttpClient> newClient;
+    private volatile HttpClient http;
     private final String endpoint;
     private final String endpointPath;
     private final Authorization authorization;
 
-    RestTableStore(HttpClient http, String endpoint, Authorization authorization) {
-        this.http = http;
+    /** {@code newClient} is asked on the first request (see {@link #http()}). */
+    RestTableStore(Supplier<HttpClient> newClient, String endpoint, Authorization authorization) {
+        this.newClient = newClient;
         this.endpoint = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
         String path = URI.create(this.endpoint).getRawPath();
         this.endpointPath = path == null ? "" : path;
@@ -63,6 +66,23 @@ final class RestTableStore implements TableStore {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(20)).executor(Runnable::run).build();
         CLIENTS.add(client);
+        return client;
+    }
+
+    /**
+     * The client, made on the first request rather than with the store: making one costs about 40 ms of a cold
+     * start (its TLS context), which a command then spends checking its tables while its broker starts.
+     */
+    private HttpClient http() {
+        HttpClient client = http;
+        if (client == null) {
+            synchronized (this) {
+                client = http;
+                if (client == null) {
+                    http = client = newClient.get();
+                }
+            }
+        }
         return client;
     }
 
@@ -301,7 +321,7 @@ final class RestTableStore implements TableStore {
     private HttpResponse<byte[]> send(String table, HttpRequest.Builder request, int expected) {
         HttpResponse<byte[]> response;
         try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            response = http().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
             throw AzureTableStore.ioError(table, e);
         } catch (InterruptedException e) {
