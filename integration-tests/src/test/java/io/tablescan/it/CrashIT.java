@@ -87,10 +87,11 @@ class CrashIT {
             Process ledger = children.start("ledger", env, "ledger");
             try (Admin admin = Admin.create(kafka.admin())) {
                 assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
-                // A ledger still joining when a short scan runs folds it all at once, and its first status with
-                // progress is already the ended one: then no worker could be killed mid-scan.
-                assertThat(FreePorts.await(() -> ledgerAssigned(admin), Duration.ofSeconds(90), ledger::isAlive))
-                        .as("the ledger has its partitions").isTrue();
+                // A ledger that gets its partitions after a short scan has run folds it all at once, and its first
+                // status with progress is already the ended one: then no worker could be killed mid-scan.
+                boolean assigned = FreePorts.await(() -> ledgerAssigned(admin), Duration.ofSeconds(90), ledger::isAlive);
+                assertThat(assigned).as("the ledger has its partitions (its process alive: %s)", ledger.isAlive())
+                        .isTrue();
             }
         }
 
@@ -261,8 +262,8 @@ class CrashIT {
 
     private static boolean ledgerAssigned(Admin admin) {
         try {
-            var group = admin.describeConsumerGroups(List.of(Namespace.DEFAULT.ledger())).all().get()
-                    .get(Namespace.DEFAULT.ledger());
+            var group = admin.describeConsumerGroups(List.of(Namespace.DEFAULT.ledger())).all()
+                    .get(10, TimeUnit.SECONDS).get(Namespace.DEFAULT.ledger());
             return group.groupState() == GroupState.STABLE
                     && group.members().stream().anyMatch(m -> !m.assignment().topicPartitions().isEmpty());
         } catch (Exception e) {

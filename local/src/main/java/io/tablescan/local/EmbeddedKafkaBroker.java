@@ -230,8 +230,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 // The controller's no-op record every 500 ms (each a metadata log append, flush and publish) is a
                 // liveness signal for other nodes; a single node needs it rarely.
                 Map.entry("metadata.max.idle.interval.ms", replicas == 1 ? "5000" : "500"),
-                // The controller holds each metadata change this long (25 ms by default) for others to share its
-                // append: a local job's start and stop make a dozen changes one after another.
+                // The controller waits this long (25 ms by default) for more metadata writes before it appends and
+                // flushes a batch: a local job's start and stop make a dozen changes one after another, each waited.
                 Map.entry("controller.quorum.append.linger.ms", "0"),
                 Map.entry("num.network.threads", "2"),
                 Map.entry("num.io.threads", "4"));

@@ -33,7 +33,7 @@ final class RaftReaperWake {
                 service.failAfter(ms); // a future nobody waits for: its expiry only wakes the reaper
             }
             return true;
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) { // another Kafka's classes
             return false;
         }
     }
