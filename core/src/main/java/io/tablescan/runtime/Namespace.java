@@ -162,6 +162,11 @@ public record Namespace(String name) {
         return group("ledger");
     }
 
+    /** The ledger's store's changelog, made by Kafka Streams (by tablescan on a broker in this process). */
+    public String ledgerChangelog() {
+        return ledger() + "-scans-changelog";
+    }
+
     @Override
     public String toString() {
         return name;

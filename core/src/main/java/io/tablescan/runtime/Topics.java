@@ -142,7 +142,7 @@ public final class Topics {
      */
     public static void ensureLocal(Admin admin, Namespace namespace, Duration deadline) {
         createLocal(admin, namespace, deadline);
-        awaitAnswering(admin, namespace.topics(), deadline);
+        awaitAnswering(admin, local(namespace), deadline);
     }
 
     /**
@@ -151,8 +151,21 @@ public final class Topics {
      */
     public static void createLocal(Admin admin, Namespace namespace, Duration deadline) {
         List<String> work = List.of(namespace.prefixQueries(), namespace.partitionQueries(), namespace.entityBatches());
-        createMissing(admin, topics(namespace, name -> work.contains(name) ? LOCAL_PARTITIONS : 1, Optional.of((short) 1)),
-                deadline);
+        List<NewTopic> topics = new ArrayList<>(topics(namespace, name -> work.contains(name) ? LOCAL_PARTITIONS : 1,
+                Optional.of((short) 1)));
+        // The ledger's changelog with them (as Kafka Streams would make it: compacted, a partition per partition of
+        // the events): made by the ledger's start, its partition could still be missing when the first events
+        // come, and the ledger then waited about a second for it.
+        topics.add(new NewTopic(namespace.ledgerChangelog(), Optional.of(1), Optional.of((short) 1))
+                .configs(Map.of("cleanup.policy", "compact")));
+        createMissing(admin, topics, deadline);
+    }
+
+    /** The topics {@link #createLocal} makes. */
+    public static List<String> local(Namespace namespace) {
+        List<String> names = new ArrayList<>(namespace.topics());
+        names.add(namespace.ledgerChangelog());
+        return names;
     }
 
     private static void ensure(Admin admin, Namespace namespace, java.util.function.ToIntFunction<String> partitions,

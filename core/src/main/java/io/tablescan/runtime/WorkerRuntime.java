@@ -91,6 +91,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private int failedFlushes;
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean subscribed;
+    /** Done once its input topic is served by the group coordinator too (see {@link #subscribeAfter}). */
+    private volatile java.util.concurrent.Future<?> topicReady = java.util.concurrent.CompletableFuture.completedFuture(null);
     private volatile long lastProgressNanos = System.nanoTime();
     private final int maxInHand;
     private final long handBytes;
@@ -166,6 +168,9 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         }
         try {
             output.open();
+            if (!awaitTopic()) {
+                return;
+            }
             consumer.subscribe(List.of(inputTopic), new Rebalances());
             subscribed = true;
             LOG.info("{} worker consuming {}", worker, inputTopic);
@@ -192,6 +197,35 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             closeClients();
             stopped.countDown();
         }
+    }
+
+    /**
+     * Joins its group only once {@code ready} is done: a topic just created on a broker in this process (a local
+     * pipeline's) is known to its group coordinator only after the broker made every new partition's log, and a
+     * member joining before that got no partition until its next heartbeat (a second for a small copy, which its
+     * items waited).
+     */
+    public WorkerRuntime<T> subscribeAfter(java.util.concurrent.Future<?> ready) {
+        this.topicReady = ready;
+        return this;
+    }
+
+    /** Waits for {@link #subscribeAfter}'s future; false when it failed or the worker was stopped first. */
+    private boolean awaitTopic() {
+        while (running) {
+            try {
+                topicReady.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                return true;
+            } catch (java.util.concurrent.TimeoutException e) {
+                // the worker may have been stopped meanwhile
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+                return false; // the pipeline's start failed: it stops this worker
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
     }
 
     /** Live while the loop runs and keeps coming back to poll (every item does bounded work). */

@@ -262,7 +262,8 @@ public final class WorkerSettings {
 
     /** Waits until every partition of the pipeline's topics answers (see {@link Topics#awaitAnswering}). */
     public void awaitTopics(org.apache.kafka.clients.admin.Admin admin) {
-        Topics.awaitAnswering(admin, kafka.namespace().topics(), Duration.ofSeconds(60));
+        Topics.awaitAnswering(admin, local() ? Topics.local(kafka.namespace()) : kafka.namespace().topics(),
+                Duration.ofSeconds(60));
     }
 
     private boolean local() {

@@ -408,6 +408,53 @@ class WorkerRuntimeTest {
                 .isEqualTo(14);
     }
 
+    /** A future that says when the runtime first waits on it. */
+    static final class WatchedFuture extends java.util.concurrent.CompletableFuture<Void> {
+        final CountDownLatch waitedOn = new CountDownLatch(1);
+
+        @Override
+        public Void get(long timeout, java.util.concurrent.TimeUnit unit) throws InterruptedException,
+                java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+            waitedOn.countDown();
+            return super.get(timeout, unit);
+        }
+    }
+
+    @Test
+    void joinsItsGroupOnlyOnceItsTopicIsReady() throws Exception {
+        WatchedFuture topics = new WatchedFuture();
+        WorkerRuntime<PrefixQuery> runtime = runtime(handler(item -> new ItemHandler.Result(List.of(), 0, 0, 0)))
+                .subscribeAfter(topics);
+        java.util.concurrent.atomic.AtomicReference<Set<String>> subscribed = new java.util.concurrent.atomic.AtomicReference<>();
+        consumer.schedulePollTask(() -> {
+            subscribed.set(Set.copyOf(consumer.subscription()));
+            runtime.stopSoon();
+        });
+        Thread loop = Thread.ofPlatform().start(runtime);
+
+        assertThat(topics.waitedOn.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(producer.transactionInitialized()).isTrue(); // its producer is ready meanwhile
+        assertThat(consumer.subscription()).isEmpty();
+        topics.complete(null);
+        loop.join(10_000);
+        assertThat(loop.isAlive()).isFalse();
+        assertThat(subscribed.get()).containsExactly(INPUT.topic());
+    }
+
+    @Test
+    void aWorkerStoppedWhileItsTopicIsMadeNeverJoins() throws Exception {
+        WatchedFuture topics = new WatchedFuture();
+        WorkerRuntime<PrefixQuery> runtime = runtime(handler(item -> new ItemHandler.Result(List.of(), 0, 0, 0)))
+                .subscribeAfter(topics);
+        Thread loop = Thread.ofPlatform().start(runtime);
+
+        assertThat(topics.waitedOn.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        runtime.stopSoon();
+        loop.join(10_000);
+        assertThat(loop.isAlive()).isFalse();
+        assertThat(consumer.subscription()).isEmpty();
+    }
+
     /** Polls on until the condition holds, then stops the loop. */
     void stopWhen(WorkerRuntime<PrefixQuery> runtime, java.util.function.BooleanSupplier condition) {
         consumer.schedulePollTask(() -> {

@@ -16,12 +16,14 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A local copy's broker comes with the pipeline's topics already made (created while the copy's checks run), the
- * work items' topics with the local partitions and the others, the coordinators' included, with one each.
+ * work items' topics with the local partitions and the others, the coordinators' and the ledger's changelog
+ * included, with one each.
  */
 class LocalTopicsIT {
     @TempDir
@@ -41,6 +43,14 @@ class LocalTopicsIT {
             for (String topic : namespace.topics()) {
                 assertThat(partitions.get(topic)).as(topic).isEqualTo(work.contains(topic) ? Topics.LOCAL_PARTITIONS : 1);
             }
+            // The ledger's changelog with them, as Kafka Streams would make it: compacted, a partition as the events'.
+            String changelog = namespace.ledgerChangelog();
+            assertThat(Topics.local(namespace)).contains(changelog);
+            assertThat(admin.describeTopics(List.of(changelog)).allTopicNames().get().get(changelog).partitions())
+                    .hasSize(partitions.get(namespace.scanEvents()));
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, changelog);
+            assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("cleanup.policy").value())
+                    .isEqualTo("compact");
             // The coordinators' topics, made before the broker's start returns: one partition each.
             for (String topic : List.of("__consumer_offsets", "__transaction_state")) {
                 assertThat(FreePorts.await(() -> {

@@ -77,6 +77,12 @@ class ScanLedgerTest {
     }
 
     @Test
+    void itsStoreIsBackedByTheChangelogALocalBrokerMakesBeforeIt() {
+        send(at(1_000, new ScanEventBuilder("s0").started(spec("s0")).emitted(ItemKind.PREFIX_QUERY)));
+        assertThat(driver.producedTopicNames()).contains(Namespace.DEFAULT.ledgerChangelog());
+    }
+
+    @Test
     void aScanIsCompleteExactlyWhenEveryEmittedItemIsDone() {
         send(at(1_000, new ScanEventBuilder("s1").started(spec("s1")).emitted(ItemKind.PREFIX_QUERY)));
         send(at(2_000, new ScanEventBuilder("s1").done(ItemKind.PREFIX_QUERY, 0, rows(5, 0))

@@ -10,6 +10,7 @@ import io.tablescan.runtime.WorkerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -36,19 +37,22 @@ public final class LocalPipeline implements AutoCloseable, Health {
         try (Admin admin = settings.kafka().newAdmin()) {
             settings.createTopics(admin);
             Timeline.mark("topics");
-            // The workers and the ledger start while the broker makes the new topics' partitions: they only
-            // consume until they get records, and new topics have none before the seed, which comes after the wait
-            // (a resumed job's workers go on with what is there at once, on partitions made long before).
+            // The workers and the ledger start while the broker makes the new topics' partitions (their clients,
+            // their producers' transactions); the workers join their groups once every partition answers, when the
+            // group coordinator knows the topics too, and nothing is produced before.
             LocalPipeline pipeline = new LocalPipeline();
+            CompletableFuture<Void> topics = new CompletableFuture<>();
             try {
                 if (withLedger) {
                     pipeline.ledger = ScanLedger.start(settings.kafka());
                 }
-                pipeline.add("discovery", DiscoveryWorker.create(settings));
-                pipeline.add("partition", PartitionWorker.create(settings));
-                pipeline.add("copy", CopyWorker.create(settings));
+                pipeline.add("discovery", DiscoveryWorker.create(settings).subscribeAfter(topics));
+                pipeline.add("partition", PartitionWorker.create(settings).subscribeAfter(topics));
+                pipeline.add("copy", CopyWorker.create(settings).subscribeAfter(topics));
                 settings.awaitTopics(admin);
+                topics.complete(null);
             } catch (RuntimeException | Error e) {
+                topics.completeExceptionally(e);
                 try {
                     pipeline.close();
                 } catch (RuntimeException | Error closing) {
