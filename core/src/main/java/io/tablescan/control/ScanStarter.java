@@ -1,6 +1,7 @@
 package io.tablescan.control;
 
 import io.tablescan.items.WorkItems;
+import io.tablescan.runtime.FirstItems;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.ScanEventBuilder;
@@ -19,6 +20,14 @@ public final class ScanStarter {
     private ScanStarter() {}
 
     public static void start(KafkaSettings kafka, ScanSpec spec) {
+        start(kafka, spec, null);
+    }
+
+    /**
+     * As {@link #start(KafkaSettings, ScanSpec)}, with the root item and what followed from it already handled in
+     * this process ({@code first}, or null: none): their outcomes are committed in place of the root.
+     */
+    public static void start(KafkaSettings kafka, ScanSpec spec, FirstItems first) {
         Serializer<SpecificRecord> serializer = kafka.valueSerializer();
         PrefixQuery root = WorkItems.root(spec);
         try (Producer<byte[], byte[]> producer = kafka.newProducer(kafka.namespace().group("start-" + UUID.randomUUID()))) {
@@ -26,11 +35,18 @@ public final class ScanStarter {
             producer.beginTransaction();
             String items = kafka.namespace().prefixQueries();
             String events = kafka.namespace().scanEvents();
-            producer.send(new ProducerRecord<>(items, ItemKind.key(root), serializer.serialize(items, root)));
             var event = new ScanEventBuilder(spec.getScanId()).started(spec).emitted(ItemKind.PREFIX_QUERY).build();
             producer.send(new ProducerRecord<>(events, spec.getScanId().getBytes(StandardCharsets.UTF_8),
                     serializer.serialize(events, event)));
+            if (first == null) {
+                producer.send(new ProducerRecord<>(items, ItemKind.key(root), serializer.serialize(items, root)));
+            } else {
+                first.sendTo(kafka, producer::send);
+            }
             producer.commitTransaction();
+            if (first != null) {
+                first.committed();
+            }
             producer.close(Duration.ofSeconds(10));
         }
     }

@@ -58,6 +58,11 @@ final class WorkerMeters {
 
     void committed(List<ItemProcessor.Outcome> outcomes) {
         committed.increment();
+        counted(outcomes);
+    }
+
+    /** The items and rows of {@code outcomes}, committed (by this worker's transaction, or another's). */
+    void counted(List<ItemProcessor.Outcome> outcomes) {
         for (ItemProcessor.Outcome outcome : outcomes) {
             if (outcome.scanId() == null) {
                 deadLettered("unreadable");

@@ -2,8 +2,11 @@ package io.tablescan.runner;
 
 import io.tablescan.control.ScanCanceller;
 import io.tablescan.control.ScanStarter;
+import io.tablescan.copy.EntityRecordHandler;
+import io.tablescan.discovery.PrefixQueryHandler;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.metrics.MetricsServer;
+import io.tablescan.runtime.FirstItems;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.ScanSpec;
@@ -13,6 +16,7 @@ import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -27,9 +31,61 @@ public final class CopyRun {
     /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled (kept: a local job). */
     public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
 
-    /** As {@link #runHere(KafkaSettings, Accounts, Function, RunOptions, BiFunction)}, for {@code spec} as it is. */
+    /**
+     * As {@link #runHere(KafkaSettings, Accounts, Function, RunOptions, BiFunction)}, for {@code spec} as it is. A
+     * new scan on the options' broker, which is still starting, has its first items handled meanwhile (see
+     * {@link FirstItems}) and seeded as done.
+     */
     public static Outcome runHere(KafkaSettings cluster, Accounts accounts, ScanSpec spec, RunOptions options) {
-        return runHere(cluster, accounts, kafka -> spec, options, (kafka, outcome) -> outcome);
+        if (cluster != null || options.broker() == null || options.seeder() != RunOptions.ROOT
+                || options.state() != null && options.state().resumable() || !FirstItems.possible(spec)) {
+            return runHere(cluster, accounts, kafka -> spec, options, (kafka, outcome) -> outcome);
+        }
+        // The broker is starting: the scan's first items are handled meanwhile, and seeded once they are done.
+        CompletableFuture<FirstItems> first = new CompletableFuture<>();
+        Thread handling = Thread.ofPlatform().name("first-items").daemon().start(() -> {
+            try {
+                first.complete(firstItems(accounts, spec, options.env()));
+            } catch (Throwable e) {
+                first.completeExceptionally(e);
+            }
+        });
+        try {
+            return runHere(null, accounts, kafka -> spec,
+                    options.withSeeder((kafka, s) -> ScanStarter.start(kafka, s, handled(first))),
+                    (kafka, outcome) -> outcome);
+        } finally {
+            try {
+                handling.join(); // stopped before its seed: its writes end before the command does
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static FirstItems handled(CompletableFuture<FirstItems> first) {
+        try {
+            return first.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /**
+     * The scan's root item and the pages it emitted (see {@link FirstItems}), handled with the pipeline's settings.
+     * Their Kafka settings give names and serializers only, with no broker yet: nothing contacts it (a scan with a
+     * topic sink or a rate cap is not handled so).
+     */
+    private static FirstItems firstItems(Accounts accounts, ScanSpec spec, Map<String, String> env) {
+        WorkerSettings settings = settings(KafkaSettings.inProcess("127.0.0.1:0"), accounts, env);
+        EntityRecordHandler writer = new EntityRecordHandler(settings);
+        try {
+            FirstItems first = FirstItems.handle(settings.kafka(), spec, new PrefixQueryHandler(settings), writer);
+            Timeline.mark("first items");
+            return first;
+        } finally {
+            writer.close();
+        }
     }
 
     /**

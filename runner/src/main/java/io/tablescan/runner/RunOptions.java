@@ -41,6 +41,9 @@ public record RunOptions(Map<String, String> env, Duration timeout, RunView view
         void read(KafkaSettings kafka, ScanTotals totals);
     }
 
+    /** The default seeder: the scan's root item and first event. */
+    public static final Seeder ROOT = io.tablescan.control.ScanStarter::start;
+
     public RunOptions {
         Objects.requireNonNull(env, "env");
         Objects.requireNonNull(timeout, "timeout");
@@ -51,7 +54,7 @@ public record RunOptions(Map<String, String> env, Duration timeout, RunView view
 
     public static RunOptions defaults() {
         return new RunOptions(System.getenv(), Duration.ofDays(7), RunView.SILENT, null, null, () -> false,
-                io.tablescan.control.ScanStarter::start, null, null, null);
+                ROOT, null, null, null);
     }
 
     public RunOptions withEnv(Map<String, String> value) {

@@ -1,0 +1,139 @@
+package io.tablescan.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.items.WorkItems;
+import io.tablescan.schema.Entity;
+import io.tablescan.schema.EntityBatch;
+import io.tablescan.schema.EntityPage;
+import io.tablescan.schema.PartitionQuery;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.SinkRef;
+import io.tablescan.spi.Bound;
+import io.tablescan.spi.PartitionRange;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+
+/** A local scan's first items, handled before its broker is up: what the seed then commits for them. */
+class FirstItemsTest {
+    final KafkaSettings kafka = KafkaSettings.inProcess("127.0.0.1:0"); // names and serializers only
+    final Namespace names = kafka.namespace();
+    final ScanSpec spec = WorkerRuntimeTest.spec();
+    final List<SpecificRecord> written = new CopyOnWriteArrayList<>();
+
+    ItemHandler<SpecificRecord> writer(Function<SpecificRecord, ItemHandler.Result> behaviour) {
+        return new ItemHandler<>() {
+            @Override
+            public Class<SpecificRecord> type() {
+                return SpecificRecord.class;
+            }
+
+            @Override
+            public Result handle(SpecificRecord item, ItemContext context) {
+                written.add(item);
+                return behaviour.apply(item);
+            }
+        };
+    }
+
+    ItemHandler.Result rootResult() {
+        PartitionQuery child = (PartitionQuery) WorkItems.item(spec, new PartitionRange("p", Bound.after("r")), 1);
+        EntityBatch batch = new EntityBatch("b", spec, "q", List.of(new Entity("r", List.of(), null)), List.of(),
+                List.of(), List.of());
+        return new ItemHandler.Result(List.of(child, batch), 7, 0, 2);
+    }
+
+    List<ProducerRecord<byte[], byte[]>> seeded(FirstItems first) {
+        List<ProducerRecord<byte[], byte[]>> sent = new ArrayList<>();
+        first.sendTo(kafka, sent::add);
+        return sent;
+    }
+
+    List<ProducerRecord<byte[], byte[]>> to(List<ProducerRecord<byte[], byte[]>> sent, String topic) {
+        return sent.stream().filter(r -> r.topic().equals(topic)).toList();
+    }
+
+    ScanEvent event(List<ProducerRecord<byte[], byte[]>> sent) {
+        List<ProducerRecord<byte[], byte[]>> events = to(sent, names.scanEvents());
+        assertThat(events).hasSize(1);
+        return (ScanEvent) kafka.valueDeserializer().deserialize(names.scanEvents(), events.getFirst().value());
+    }
+
+    @Test
+    void theRootsPagesAreWrittenHereAndItsOtherItemsSeededWithBothWorkersEvents() {
+        FirstItems first = FirstItems.handle(kafka, spec, WorkerRuntimeTest.handler(item -> rootResult()),
+                writer(item -> new ItemHandler.Result(List.of(), 0, 3, 1)));
+
+        assertThat(written).singleElement().isInstanceOfSatisfying(EntityPage.class,
+                page -> assertThat(page.getParts()).singleElement()
+                        .satisfies(part -> assertThat(part.getPartitionKey()).isEqualTo("q")));
+        List<ProducerRecord<byte[], byte[]>> sent = seeded(first);
+        assertThat(to(sent, names.partitionQueries())).hasSize(1);
+        assertThat(to(sent, names.entityBatches())).isEmpty(); // written here: no worker gets it
+        assertThat(to(sent, names.prefixQueries())).isEmpty(); // the root itself was handled here
+        ScanEvent event = event(sent);
+        assertThat(event.getDone().getPrefixQueries()).isEqualTo(1);
+        assertThat(event.getDone().getEntityBatches()).isEqualTo(1);
+        assertThat(event.getEmitted().getPartitionQueries()).isEqualTo(1);
+        assertThat(event.getEmitted().getEntityBatches()).isEqualTo(1);
+        assertThat(event.getFailed().getEntityBatches()).isZero();
+        assertThat(event.getRowsRead()).isEqualTo(7);
+        assertThat(event.getRowsWritten()).isEqualTo(3);
+        assertThat(event.getWriteRequests()).isEqualTo(1);
+    }
+
+    @Test
+    void aPageThatFailsIsParkedWithItsReasonAndCountedFailed() {
+        FirstItems first = FirstItems.handle(kafka, spec, WorkerRuntimeTest.handler(item -> rootResult()),
+                writer(item -> {
+                    throw new IllegalStateException("refused");
+                }));
+
+        List<ProducerRecord<byte[], byte[]>> sent = seeded(first);
+        assertThat(to(sent, names.deadLetters())).singleElement().satisfies(letter -> {
+            assertThat(header(letter, DeadLetters.ORIGINAL_TOPIC)).isEqualTo(names.entityBatches());
+            assertThat(header(letter, DeadLetters.ERROR_MESSAGE)).isEqualTo("refused");
+            assertThat(kafka.valueDeserializer().deserialize(names.entityBatches(), letter.value()))
+                    .isInstanceOf(EntityPage.class); // the page itself, for `retry` to send again
+        });
+        ScanEvent event = event(sent);
+        assertThat(event.getFailed().getEntityBatches()).isEqualTo(1);
+        assertThat(event.getDone().getEntityBatches()).isZero();
+        assertThat(event.getRowsWritten()).isZero();
+    }
+
+    @Test
+    void aRootThatFailsIsParkedAndNothingIsWritten() {
+        FirstItems first = FirstItems.handle(kafka, spec, WorkerRuntimeTest.handler(item -> {
+            throw new IllegalStateException("unreadable");
+        }), writer(item -> new ItemHandler.Result(List.of(), 0, 3, 1)));
+
+        assertThat(written).isEmpty();
+        List<ProducerRecord<byte[], byte[]>> sent = seeded(first);
+        assertThat(to(sent, names.deadLetters())).singleElement().satisfies(letter -> assertThat(
+                kafka.valueDeserializer().deserialize(names.prefixQueries(), letter.value())).isInstanceOf(PrefixQuery.class));
+        assertThat(event(sent).getFailed().getPrefixQueries()).isEqualTo(1);
+    }
+
+    @Test
+    void onlyScansWhoseFirstItemsNeedNoKafkaAreHandledSo() {
+        assertThat(FirstItems.possible(spec)).isTrue(); // a table sink
+        assertThat(FirstItems.possible(ScanSpec.newBuilder(spec).setDestination(null).build())).isTrue(); // a count
+        assertThat(FirstItems.possible(ScanSpec.newBuilder(spec).setLimits(Map.of("write", 100L)).build())).isFalse();
+        assertThat(FirstItems.possible(ScanSpec.newBuilder(spec)
+                .setSink(new SinkRef("topic", null, "rows", Map.of())).build())).isFalse();
+    }
+
+    private static String header(ProducerRecord<byte[], byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+}
