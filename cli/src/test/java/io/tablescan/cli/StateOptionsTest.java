@@ -46,6 +46,15 @@ class StateOptionsTest {
     }
 
     @Test
+    void anInterruptedJobIsToldToResumeOnlyWhenItsStateWasKept(@TempDir Path root) {
+        JobState seeded = JobState.open(root, "00bb", "copy", "A -> B", false);
+        assertThat(StateOptions.resumeHint(seeded)).contains("resume it where it stopped").contains(seeded.dir().toString());
+        seeded.finish(); // as a run stopped before its scan was seeded ends
+        assertThat(StateOptions.resumeHint(seeded))
+                .isEqualTo("interrupted before the job's scan started: run the same command again to start it");
+    }
+
+    @Test
     void aRunningJobIsRefusedAndAStateWithNoScanGoesWhenClosed(@TempDir Path root) {
         JobState first = JobState.open(root, "00aa", "copy", "A -> B", false);
         assertThatThrownBy(() -> JobState.open(root, "00aa", "copy", "A -> B", false))
