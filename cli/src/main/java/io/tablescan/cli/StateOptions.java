@@ -46,8 +46,9 @@ final class StateOptions {
 
     /** What the user is told when Ctrl-C stopped a local job. */
     static String resumeHint(JobState state) {
-        if (!java.nio.file.Files.exists(state.dir())) { // stopped before its scan was seeded: nothing was kept
-            return "interrupted before the job's scan started: run the same command again to start it";
+        if (!state.resumable()) { // stopped before its scan was seeded: its state goes, nothing to resume
+            return "interrupted before the job's scan started: run the same command again to start it (rows a "
+                    + "copy wrote meanwhile are written again)";
         }
         return "interrupted: run the same command again to resume it where it stopped (its state is kept in "
                 + state.dir() + "; --restart starts over)";

@@ -69,6 +69,7 @@ public final class FirstItems {
         return first;
     }
 
+    /** The workers whose items these are (their NAMEs, in the workers' modules): their metrics count them. */
     private static final String DISCOVERY = "discovery";
     private static final String COPY = "copy";
 

@@ -162,7 +162,10 @@ public record Namespace(String name) {
         return group("ledger");
     }
 
-    /** The ledger's store's changelog, made by Kafka Streams (by tablescan on a broker in this process). */
+    /**
+     * The ledger's store's changelog (its store is {@code ScanLedger.STORE}), made by Kafka Streams, or by tablescan
+     * on a broker in this process.
+     */
     public String ledgerChangelog() {
         return ledger() + "-scans-changelog";
     }

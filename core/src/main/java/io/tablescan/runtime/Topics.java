@@ -151,13 +151,13 @@ public final class Topics {
      */
     public static void createLocal(Admin admin, Namespace namespace, Duration deadline) {
         List<String> work = List.of(namespace.prefixQueries(), namespace.partitionQueries(), namespace.entityBatches());
-        List<NewTopic> topics = new ArrayList<>(topics(namespace, name -> work.contains(name) ? LOCAL_PARTITIONS : 1,
-                Optional.of((short) 1)));
+        java.util.function.ToIntFunction<String> partitions = name -> work.contains(name) ? LOCAL_PARTITIONS : 1;
+        List<NewTopic> topics = new ArrayList<>(topics(namespace, partitions, Optional.of((short) 1)));
         // The ledger's changelog with them (as Kafka Streams would make it: compacted, a partition per partition of
         // the events): made by the ledger's start, its partition could still be missing when the first events
         // come, and the ledger then waited about a second for it.
-        topics.add(new NewTopic(namespace.ledgerChangelog(), Optional.of(1), Optional.of((short) 1))
-                .configs(Map.of("cleanup.policy", "compact")));
+        topics.add(new NewTopic(namespace.ledgerChangelog(), Optional.of(partitions.applyAsInt(namespace.scanEvents())),
+                Optional.of((short) 1)).configs(Map.of("cleanup.policy", "compact")));
         createMissing(admin, topics, deadline);
     }
 

@@ -8,8 +8,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
@@ -91,8 +96,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private int failedFlushes;
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean subscribed;
-    /** Done once its input topic is served by the group coordinator too (see {@link #subscribeAfter}). */
-    private volatile java.util.concurrent.Future<?> topicReady = java.util.concurrent.CompletableFuture.completedFuture(null);
+    /** Done once its input topic's partitions answer (see {@link #subscribeAfter}). */
+    private volatile Future<?> topicReady = CompletableFuture.completedFuture(null);
     private volatile long lastProgressNanos = System.nanoTime();
     private final int maxInHand;
     private final long handBytes;
@@ -200,12 +205,12 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     }
 
     /**
-     * Joins its group only once {@code ready} is done: a topic just created on a broker in this process (a local
-     * pipeline's) is known to its group coordinator only after the broker made every new partition's log, and a
-     * member joining before that got no partition until its next heartbeat (a second for a small copy, which its
-     * items waited).
+     * Joins its group only once {@code ready} is done (a local pipeline's: every partition of its topics answers an
+     * offset query). A member that joined while the broker still made a new topic's partitions was seen to get no
+     * partition from its group coordinator (which learns of new topics after their logs are made) until its next
+     * heartbeat, a second later, which a small copy's items waited.
      */
-    public WorkerRuntime<T> subscribeAfter(java.util.concurrent.Future<?> ready) {
+    public WorkerRuntime<T> subscribeAfter(Future<?> ready) {
         this.topicReady = ready;
         return this;
     }
@@ -214,11 +219,11 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private boolean awaitTopic() {
         while (running) {
             try {
-                topicReady.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                topicReady.get(100, TimeUnit.MILLISECONDS);
                 return true;
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 // the worker may have been stopped meanwhile
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+            } catch (ExecutionException | CancellationException e) {
                 return false; // the pipeline's start failed: it stops this worker
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

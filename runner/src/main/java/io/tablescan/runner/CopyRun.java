@@ -37,11 +37,14 @@ public final class CopyRun {
      * {@link FirstItems}) and seeded as done.
      */
     public static Outcome runHere(KafkaSettings cluster, Accounts accounts, ScanSpec spec, RunOptions options) {
+        // Only the default seeder's scan (an import seeds its own items), on a broker still starting, not resumed.
         if (cluster != null || options.broker() == null || options.seeder() != RunOptions.ROOT
-                || options.state() != null && options.state().resumable() || !FirstItems.possible(spec)) {
+                || options.state() != null && options.state().resumable() || !FirstItems.possible(spec)
+                || options.stop().getAsBoolean()) {
             return runHere(cluster, accounts, kafka -> spec, options, (kafka, outcome) -> outcome);
         }
-        // The broker is starting: the scan's first items are handled meanwhile, and seeded once they are done.
+        // The broker is starting: the scan's first items are handled meanwhile, and seeded once they are done (a
+        // Ctrl-C meanwhile takes effect then: the items' writes are bounded, one page's).
         CompletableFuture<FirstItems> first = new CompletableFuture<>();
         Thread handling = Thread.ofPlatform().name("first-items").daemon().start(() -> {
             try {
