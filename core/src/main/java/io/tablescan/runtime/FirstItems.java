@@ -23,7 +23,6 @@ import org.apache.kafka.common.serialization.Serializer;
  * run that stops first has written rows of no scan, which a rerun writes again, as a worker's replay would.
  */
 public final class FirstItems {
-    private final PendingCommit done = new PendingCommit();
     private final List<ItemProcessor.Outcome> read = new ArrayList<>();
     private final List<ItemProcessor.Outcome> written = new ArrayList<>();
 
@@ -64,8 +63,6 @@ public final class FirstItems {
             }
         }
         first.read.add(rootOutcome.withRecords(left));
-        first.read.forEach(first.done::add);
-        first.written.forEach(first.done::add);
         return first;
     }
 
@@ -80,6 +77,9 @@ public final class FirstItems {
 
     /** What the seed's transaction sends after the scan's first event: the items' outputs, then their events. */
     public void sendTo(KafkaSettings kafka, Consumer<ProducerRecord<byte[], byte[]>> send) {
+        PendingCommit done = new PendingCommit();
+        read.forEach(done::add);
+        written.forEach(done::add);
         done.records(kafka.namespace().scanEvents(), kafka.valueSerializer()).sendTo(record -> {
             send.accept(record);
             return null;

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -151,7 +152,7 @@ public final class Topics {
      */
     public static void createLocal(Admin admin, Namespace namespace, Duration deadline) {
         List<String> work = List.of(namespace.prefixQueries(), namespace.partitionQueries(), namespace.entityBatches());
-        java.util.function.ToIntFunction<String> partitions = name -> work.contains(name) ? LOCAL_PARTITIONS : 1;
+        ToIntFunction<String> partitions = name -> work.contains(name) ? LOCAL_PARTITIONS : 1;
         List<NewTopic> topics = new ArrayList<>(topics(namespace, partitions, Optional.of((short) 1)));
         // The ledger's changelog with them (as Kafka Streams would make it: compacted, a partition per partition of
         // the events): made by the ledger's start, its partition could still be missing when the first events
@@ -168,12 +169,12 @@ public final class Topics {
         return names;
     }
 
-    private static void ensure(Admin admin, Namespace namespace, java.util.function.ToIntFunction<String> partitions,
+    private static void ensure(Admin admin, Namespace namespace, ToIntFunction<String> partitions,
             Optional<Short> replication, Duration deadline) {
         ensure(admin, topics(namespace, partitions, replication), deadline);
     }
 
-    private static List<NewTopic> topics(Namespace namespace, java.util.function.ToIntFunction<String> partitions,
+    private static List<NewTopic> topics(Namespace namespace, ToIntFunction<String> partitions,
             Optional<Short> replication) {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : namespace.topics()) {

@@ -17,6 +17,7 @@ import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -69,7 +70,7 @@ public final class CopyRun {
     private static FirstItems handled(CompletableFuture<FirstItems> first) {
         try {
             return first.join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
     }
