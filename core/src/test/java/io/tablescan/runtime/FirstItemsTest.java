@@ -45,6 +45,20 @@ class FirstItemsTest {
         };
     }
 
+    ItemHandler<PartitionQuery> partitions(Function<PartitionQuery, ItemHandler.Result> behaviour) {
+        return new ItemHandler<>() {
+            @Override
+            public Class<PartitionQuery> type() {
+                return PartitionQuery.class;
+            }
+
+            @Override
+            public Result handle(PartitionQuery item, ItemContext context) {
+                return behaviour.apply(item);
+            }
+        };
+    }
+
     ItemHandler.Result rootResult() {
         PartitionQuery child = (PartitionQuery) WorkItems.item(spec, new PartitionRange("p", Bound.after("r")), 1);
         EntityBatch batch = new EntityBatch("b", spec, "q", List.of(new Entity("r", List.of(), null)), List.of(),
@@ -69,34 +83,72 @@ class FirstItemsTest {
     }
 
     @Test
-    void theRootsPagesAreWrittenHereAndItsOtherItemsSeededWithBothWorkersEvents() {
+    void everyItemThatFollowsFromTheRootIsHandledHereWhileAllowed() {
+        EntityBatch more = new EntityBatch("c", spec, "p", List.of(new Entity("s", List.of(), null)), List.of(),
+                List.of(), List.of());
         FirstItems first = FirstItems.handle(kafka, spec, WorkerRuntimeTest.handler(item -> rootResult()),
-                writer(item -> new ItemHandler.Result(List.of(), 0, 3, 1)));
+                partitions(item -> new ItemHandler.Result(List.of(more), 4, 0, 1)),
+                writer(item -> new ItemHandler.Result(List.of(), 0, 3, 1)), () -> true);
 
-        assertThat(written).singleElement().isInstanceOfSatisfying(EntityPage.class,
-                page -> assertThat(page.getParts()).singleElement()
-                        .satisfies(part -> assertThat(part.getPartitionKey()).isEqualTo("q")));
+        assertThat(written).hasSize(2).allSatisfy(item -> assertThat(item).isInstanceOf(EntityPage.class));
+        assertThat(first.all()).isTrue();
         List<ProducerRecord<byte[], byte[]>> sent = seeded(first);
-        assertThat(to(sent, names.partitionQueries())).hasSize(1);
-        assertThat(to(sent, names.entityBatches())).isEmpty(); // written here: no worker gets it
         assertThat(to(sent, names.prefixQueries())).isEmpty(); // the root itself was handled here
+        assertThat(to(sent, names.partitionQueries())).isEmpty();
+        assertThat(to(sent, names.entityBatches())).isEmpty(); // written here: no worker gets them
         ScanEvent event = event(sent);
         assertThat(event.getDone().getPrefixQueries()).isEqualTo(1);
-        assertThat(event.getDone().getEntityBatches()).isEqualTo(1);
+        assertThat(event.getDone().getPartitionQueries()).isEqualTo(1);
+        assertThat(event.getDone().getEntityBatches()).isEqualTo(2);
+        assertThat(event.getEmitted().getPartitionQueries()).isEqualTo(1);
+        assertThat(event.getEmitted().getEntityBatches()).isEqualTo(2);
+        assertThat(event.getFailed().getEntityBatches()).isZero();
+        assertThat(event.getRowsRead()).isEqualTo(11);
+        assertThat(event.getRowsWritten()).isEqualTo(6);
+        assertThat(event.getWriteRequests()).isEqualTo(2);
+    }
+
+    @Test
+    void theItemsNotHandledOnceNoMoreIsAllowedAreSeededForTheWorkers() {
+        FirstItems first = FirstItems.handle(kafka, spec, WorkerRuntimeTest.handler(item -> rootResult()),
+                partitions(item -> {
+                    throw new AssertionError("not allowed");
+                }), writer(item -> new ItemHandler.Result(List.of(), 0, 3, 1)), () -> false);
+
+        assertThat(written).isEmpty();
+        assertThat(first.all()).isFalse();
+        List<ProducerRecord<byte[], byte[]>> sent = seeded(first);
+        assertThat(to(sent, names.prefixQueries())).isEmpty();
+        assertThat(to(sent, names.partitionQueries())).hasSize(1);
+        assertThat(to(sent, names.entityBatches())).singleElement().satisfies(page -> assertThat(
+                kafka.valueDeserializer().deserialize(names.entityBatches(), page.value())).isInstanceOf(EntityPage.class));
+        ScanEvent event = event(sent);
+        assertThat(event.getDone().getPrefixQueries()).isEqualTo(1);
+        assertThat(event.getDone().getEntityBatches()).isZero();
         assertThat(event.getEmitted().getPartitionQueries()).isEqualTo(1);
         assertThat(event.getEmitted().getEntityBatches()).isEqualTo(1);
-        assertThat(event.getFailed().getEntityBatches()).isZero();
-        assertThat(event.getRowsRead()).isEqualTo(7);
-        assertThat(event.getRowsWritten()).isEqualTo(3);
-        assertThat(event.getWriteRequests()).isEqualTo(1);
+    }
+
+    @Test
+    void pagesAreWrittenBeforeTheNextQueryIsRead() {
+        List<String> order = new CopyOnWriteArrayList<>();
+        FirstItems.handle(kafka, spec, WorkerRuntimeTest.handler(item -> rootResult()), partitions(item -> {
+            order.add("query");
+            return new ItemHandler.Result(List.of(), 0, 0, 0);
+        }), writer(item -> {
+            order.add("page");
+            return new ItemHandler.Result(List.of(), 0, 3, 1);
+        }), () -> true);
+
+        assertThat(order).containsExactly("page", "query");
     }
 
     @Test
     void aPageThatFailsIsParkedWithItsReasonAndCountedFailed() {
         FirstItems first = FirstItems.handle(kafka, spec, WorkerRuntimeTest.handler(item -> rootResult()),
-                writer(item -> {
+                partitions(item -> new ItemHandler.Result(List.of(), 0, 0, 0)), writer(item -> {
                     throw new IllegalStateException("refused");
-                }));
+                }), () -> true);
 
         List<ProducerRecord<byte[], byte[]>> sent = seeded(first);
         assertThat(to(sent, names.deadLetters())).singleElement().satisfies(letter -> {
@@ -115,7 +167,8 @@ class FirstItemsTest {
     void aRootThatFailsIsParkedAndNothingIsWritten() {
         FirstItems first = FirstItems.handle(kafka, spec, WorkerRuntimeTest.handler(item -> {
             throw new IllegalStateException("unreadable");
-        }), writer(item -> new ItemHandler.Result(List.of(), 0, 3, 1)));
+        }), partitions(item -> new ItemHandler.Result(List.of(), 0, 0, 0)),
+                writer(item -> new ItemHandler.Result(List.of(), 0, 3, 1)), () -> true);
 
         assertThat(written).isEmpty();
         List<ProducerRecord<byte[], byte[]>> sent = seeded(first);

@@ -55,6 +55,11 @@ public final class BrokerStart implements AutoCloseable {
         }
     }
 
+    /** Whether the start has ended (started or failed): {@link #take} will not wait. */
+    public boolean ready() {
+        return broker.isDone();
+    }
+
     /** The started broker, the caller's to close from now on; waits for its start. */
     public synchronized EmbeddedKafkaBroker take() {
         forgetHook();

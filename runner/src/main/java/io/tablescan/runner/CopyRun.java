@@ -4,6 +4,7 @@ import io.tablescan.control.ScanCanceller;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.copy.EntityRecordHandler;
 import io.tablescan.discovery.PrefixQueryHandler;
+import io.tablescan.partition.PartitionQueryHandler;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.metrics.MetricsServer;
 import io.tablescan.runtime.FirstItems;
@@ -45,19 +46,30 @@ public final class CopyRun {
             return runHere(cluster, accounts, kafka -> spec, options, (kafka, outcome) -> outcome);
         }
         // The broker is starting: the scan's first items are handled meanwhile, and seeded once they are done (a
-        // Ctrl-C meanwhile takes effect then: the items' writes are bounded, one page's).
+        // Ctrl-C meanwhile takes effect after the item being handled: its writes are bounded, one page's).
         CompletableFuture<FirstItems> first = new CompletableFuture<>();
+        BrokerStart broker = options.broker();
+        BooleanSupplier stop = options.stop();
         Thread handling = Thread.ofPlatform().name("first-items").daemon().start(() -> {
             try {
-                first.complete(firstItems(accounts, spec, options.env()));
+                first.complete(firstItems(accounts, spec, options.env(),
+                        () -> !broker.ready() && !stop.getAsBoolean()));
             } catch (Throwable e) {
                 first.completeExceptionally(e);
             }
         });
         try {
-            return runHere(null, accounts, kafka -> spec,
-                    options.withSeeder((kafka, s) -> ScanStarter.start(kafka, s, handled(first))),
-                    (kafka, outcome) -> outcome);
+            return runHere(null, accounts, kafka -> spec, options.withSeeder(new RunOptions.Seeder() {
+                @Override
+                public void seed(KafkaSettings kafka, ScanSpec s) {
+                    ScanStarter.start(kafka, s, handled(first));
+                }
+
+                @Override
+                public boolean leavesItems() {
+                    return !handled(first).all();
+                }
+            }), (kafka, outcome) -> outcome);
         } finally {
             try {
                 handling.join(); // stopped before its seed: its writes end before the command does
@@ -76,15 +88,17 @@ public final class CopyRun {
     }
 
     /**
-     * The scan's root item and the pages it emitted (see {@link FirstItems}), handled with the pipeline's settings.
-     * Their Kafka settings give names and serializers only, with no broker yet: nothing contacts it (a scan with a
-     * topic sink or a rate cap is not handled so).
+     * The scan's first items (see {@link FirstItems}), handled with the pipeline's settings while {@code more} says
+     * so. Their Kafka settings give names and serializers only, with no broker yet: nothing contacts it (a scan with
+     * a topic sink or a rate cap is not handled so).
      */
-    private static FirstItems firstItems(Accounts accounts, ScanSpec spec, Map<String, String> env) {
+    private static FirstItems firstItems(Accounts accounts, ScanSpec spec, Map<String, String> env,
+            BooleanSupplier more) {
         WorkerSettings settings = settings(KafkaSettings.inProcess("127.0.0.1:0"), accounts, env);
         EntityRecordHandler writer = new EntityRecordHandler(settings);
         try {
-            FirstItems first = FirstItems.handle(settings.kafka(), spec, new PrefixQueryHandler(settings), writer);
+            FirstItems first = FirstItems.handle(settings.kafka(), spec, new PrefixQueryHandler(settings),
+                    new PartitionQueryHandler(settings), writer, more);
             Timeline.mark("first items");
             return first;
         } finally {
@@ -150,7 +164,7 @@ public final class CopyRun {
         if (stop.getAsBoolean()) {
             return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
         }
-        try (LocalPipeline pipeline = LocalPipeline.start(settings);
+        try (LocalPipeline pipeline = LocalPipeline.start(settings, true, options.seeder().leavesItems());
                 MetricsServer metrics = metricsServer(pipeline); // null when not asked for
                 ScanStatusReader reader = new ScanStatusReader(kafka)) {
             long start = System.nanoTime();

@@ -44,11 +44,7 @@ final class LocalJobRun {
             } else {
                 spec = prepare.apply(kafka);
                 state.starting(spec);
-                RunOptions.Seeder seeder = options.seeder();
-                run = run.withSeeder((k, s) -> {
-                    seeder.seed(k, s);
-                    state.seeded();
-                });
+                run = run.withSeeder(options.seeder().then(state::seeded));
             }
             CopyRun.Outcome outcome = CopyRun.run(settings, spec, run);
             ended = !outcome.interrupted();

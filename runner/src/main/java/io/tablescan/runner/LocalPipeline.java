@@ -34,6 +34,14 @@ public final class LocalPipeline implements AutoCloseable, Health {
 
     /** {@code withLedger}: false when a ledger runs elsewhere (a separate process, or a test's own). */
     public static LocalPipeline start(WorkerSettings settings, boolean withLedger) {
+        return start(settings, withLedger, true);
+    }
+
+    /**
+     * {@code withWorkers}: false when the scan's seed leaves no item for them (every one was handled before it),
+     * so that only the ledger, which counts the seed's events and ends the scan, starts.
+     */
+    public static LocalPipeline start(WorkerSettings settings, boolean withLedger, boolean withWorkers) {
         try (Admin admin = settings.kafka().newAdmin()) {
             settings.createTopics(admin);
             Timeline.mark("topics");
@@ -46,9 +54,11 @@ public final class LocalPipeline implements AutoCloseable, Health {
                 if (withLedger) {
                     pipeline.ledger = ScanLedger.start(settings.kafka());
                 }
-                pipeline.add("discovery", DiscoveryWorker.create(settings).subscribeAfter(topics));
-                pipeline.add("partition", PartitionWorker.create(settings).subscribeAfter(topics));
-                pipeline.add("copy", CopyWorker.create(settings).subscribeAfter(topics));
+                if (withWorkers) {
+                    pipeline.add("discovery", DiscoveryWorker.create(settings).subscribeAfter(topics));
+                    pipeline.add("partition", PartitionWorker.create(settings).subscribeAfter(topics));
+                    pipeline.add("copy", CopyWorker.create(settings).subscribeAfter(topics));
+                }
                 settings.awaitTopics(admin);
                 topics.complete(null);
             } catch (RuntimeException | Error e) {

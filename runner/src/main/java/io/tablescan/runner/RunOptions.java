@@ -33,6 +33,31 @@ public record RunOptions(Map<String, String> env, Duration timeout, RunView view
     @FunctionalInterface
     public interface Seeder {
         void seed(KafkaSettings kafka, ScanSpec spec);
+
+        /**
+         * Whether the seed leaves items for the workers; false when every item was handled before it (a small
+         * local copy's, see {@code FirstItems}): the pipeline then starts only its ledger.
+         */
+        default boolean leavesItems() {
+            return true;
+        }
+
+        /** This seeder, then {@code after} once it has seeded. */
+        default Seeder then(Runnable after) {
+            Seeder seeder = this;
+            return new Seeder() {
+                @Override
+                public void seed(KafkaSettings kafka, ScanSpec spec) {
+                    seeder.seed(kafka, spec);
+                    after.run();
+                }
+
+                @Override
+                public boolean leavesItems() {
+                    return seeder.leavesItems();
+                }
+            };
+        }
     }
 
     /** What a command reads of the scan's Kafka once it has ended, before its broker or namespace goes. */
