@@ -16,6 +16,7 @@ import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.table.FaultInjectingTableStore;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -28,6 +29,12 @@ import java.util.function.Function;
  * one {@link RunOptions}; {@link #runHere} gives it a Kafka of its own, {@link #run} runs it on the given one.
  */
 public final class CopyRun {
+    /**
+     * How long a scan's first items are handled before its broker at most (a start takes about a second): rows
+     * written then have no commit point until the seed, and a rerun writes them again.
+     */
+    private static final Duration FIRST_ITEMS_AT_MOST = Duration.ofSeconds(5);
+
     private CopyRun() {}
 
     /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled (kept: a local job). */
@@ -36,7 +43,7 @@ public final class CopyRun {
     /**
      * As {@link #runHere(KafkaSettings, Accounts, Function, RunOptions, BiFunction)}, for {@code spec} as it is. A
      * new scan on the options' broker, which is still starting, has its first items handled meanwhile (see
-     * {@link FirstItems}) and seeded as done.
+     * {@link FirstItems}) and seeded as done; when they were all its items, no worker starts.
      */
     public static Outcome runHere(KafkaSettings cluster, Accounts accounts, ScanSpec spec, RunOptions options) {
         // Only the default seeder's scan (an import seeds its own items), on a broker still starting, not resumed.
@@ -45,15 +52,16 @@ public final class CopyRun {
                 || options.stop().getAsBoolean()) {
             return runHere(cluster, accounts, kafka -> spec, options, (kafka, outcome) -> outcome);
         }
-        // The broker is starting: the scan's first items are handled meanwhile, and seeded once they are done (a
-        // Ctrl-C meanwhile takes effect after the item being handled: its writes are bounded, one page's).
+        // The broker is starting: the scan's first items are handled meanwhile, and seeded once the broker is ready
+        // (a Ctrl-C meanwhile takes effect after the item being handled: its writes are bounded, one page's).
         CompletableFuture<FirstItems> first = new CompletableFuture<>();
         BrokerStart broker = options.broker();
         BooleanSupplier stop = options.stop();
+        long until = System.nanoTime() + FIRST_ITEMS_AT_MOST.toNanos();
         Thread handling = Thread.ofPlatform().name("first-items").daemon().start(() -> {
             try {
                 first.complete(firstItems(accounts, spec, options.env(),
-                        () -> !broker.ready() && !stop.getAsBoolean()));
+                        () -> !broker.ready() && !stop.getAsBoolean() && System.nanoTime() - until < 0));
             } catch (Throwable e) {
                 first.completeExceptionally(e);
             }

@@ -2,20 +2,36 @@ package io.tablescan.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.control.ScanStarter;
 import io.tablescan.local.EmbeddedKafkaBroker;
+import io.tablescan.runtime.FirstItems;
+import io.tablescan.runtime.ItemContext;
+import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.KafkaClients;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.schema.PartitionQuery;
+import io.tablescan.schema.PrefixQuery;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
+import io.tablescan.status.ScanStatusReader;
+import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 
-/** A worker of the local pipeline that stops is reported, so that the command ends instead of waiting for ever. */
+/**
+ * A worker of the local pipeline that stops is reported, so that the command ends instead of waiting for ever; a
+ * pipeline with no worker ends a scan its seed left nothing to do for.
+ */
 class LocalPipelineTest {
     /** Kafka's clients, but the discovery worker's consumer never learns its committed offsets. */
     static final KafkaClients DISCOVERY_NEVER_ANSWERED = KafkaClients.withConsumers(config -> {
@@ -47,6 +63,47 @@ class LocalPipelineTest {
                         false, "run it again")).isInstanceOf(WorkerStoppedException.class)
                         .hasMessageEndingWith("; run it again");
                 WorkerStoppedException.check(pipeline, true, "ended: nothing to say");
+            }
+        }
+    }
+
+    /** A handler that reads {@code rows} rows and emits nothing: the scan's only item. */
+    static <T extends SpecificRecord> ItemHandler<T> reading(Class<T> type, long rows) {
+        return new ItemHandler<>() {
+            @Override
+            public Class<T> type() {
+                return type;
+            }
+
+            @Override
+            public Result handle(T item, ItemContext context) {
+                return new Result(List.of(), rows, 0, 1);
+            }
+        };
+    }
+
+    @Test
+    void aScanWhoseItemsWereAllHandledBeforeItsSeedEndsOnTheLedgerAloneWithNoWorker() throws Exception {
+        ScanSpec spec = ScanSpec.newBuilder().setScanId("first-only").setSource(new TableRef("a", "Source"))
+                .setPageSize(1000).setPageBudget(5).setCreatedAtMillis(1_000).build(); // a count: no destination
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            KafkaSettings kafka = KafkaSettings.inProcess(broker.bootstrapServers());
+            FirstItems first = FirstItems.handle(kafka, spec, reading(PrefixQuery.class, 42),
+                    reading(PartitionQuery.class, 0), reading(SpecificRecord.class, 0), () -> true);
+            assertThat(first.all()).isTrue();
+            try (LocalPipeline pipeline = LocalPipeline.start(CopyRun.settings(kafka, new Accounts(name -> null),
+                    Map.of()), true, false);
+                    ScanStatusReader reader = new ScanStatusReader(kafka);
+                    Admin admin = kafka.newAdmin()) {
+                ScanStarter.start(kafka, spec, first);
+                ScanTotals totals = reader.await(spec.getScanId(), ScanTotals::ended, Duration.ofSeconds(60),
+                        Duration.ofSeconds(60), null);
+
+                assertThat(totals.ended()).isTrue();
+                assertThat(totals.rowsRead()).isEqualTo(42);
+                assertThat(admin.listGroups().all().get().stream().map(group -> group.groupId()))
+                        .noneMatch(group -> group.contains("discovery") || group.contains("partition")
+                                || group.contains("copy"));
             }
         }
     }
