@@ -9,7 +9,9 @@ import io.tablescan.sink.SinkRefs;
 import io.tablescan.spi.SinkRef;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,13 +42,12 @@ public final class FirstItems {
     /** A worker's part here: its name and input for its metrics, and its handler. */
     private record Worker(String name, ItemKind input, ItemProcessor<?> processor) {}
 
-    /** An item handled here, and its outputs not handled here (the records its worker would have sent). */
-    private record Handled(Worker worker, ItemProcessor.Outcome outcome, List<ProducerRecord<byte[], byte[]>> left) {}
-
-    /** An output to handle here, and the item whose output it is. */
-    private record Emitted(ProducerRecord<byte[], byte[]> record, Handled by) {}
+    /** An item handled here, by its worker's handler. */
+    private record Handled(Worker worker, ItemProcessor.Outcome outcome) {}
 
     private final List<Handled> handled = new ArrayList<>();
+    /** The outputs handled here as items of their own: not sent, their outcomes stand for them. */
+    private final Set<ProducerRecord<byte[], byte[]>> taken = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<String> itemTopics;
 
     private FirstItems(Set<String> itemTopics) {
@@ -64,9 +65,9 @@ public final class FirstItems {
     }
 
     /**
-     * Handles {@code spec}'s root item with {@code discovery}, then the items that follow from it (prefix queries
-     * with {@code discovery}, partition queries with {@code partitions}, entity pages with {@code writer}) one at a
-     * time, pages first, while {@code more} says so; {@code kafka} gives the names and serializers of the Kafka the
+     * Handles {@code spec}'s root item with {@code discovery}, then, while {@code more} says so, the items that
+     * follow from it (prefix queries with {@code discovery}, partition queries with {@code partitions}, entity pages
+     * with {@code writer}) one at a time, pages first; {@code kafka} gives the names and serializers of the Kafka the
      * scan will run on, and is not contacted.
      */
     public static FirstItems handle(KafkaSettings kafka, ScanSpec spec, ItemHandler<PrefixQuery> discovery,
@@ -79,30 +80,25 @@ public final class FirstItems {
                 names.entityBatches(), worker(kafka, COPY, ItemKind.ENTITY_BATCH, writer));
         PrefixQuery root = WorkItems.root(spec);
         String rootTopic = names.prefixQueries();
-        Deque<Emitted> pages = new ArrayDeque<>();
-        Deque<Emitted> queries = new ArrayDeque<>();
-        queries.add(new Emitted(new ProducerRecord<>(rootTopic, ItemKind.key(root), serializer.serialize(rootTopic, root)),
-                null));
+        Deque<ProducerRecord<byte[], byte[]>> pages = new ArrayDeque<>();
+        Deque<ProducerRecord<byte[], byte[]>> queries = new ArrayDeque<>();
+        queries.add(new ProducerRecord<>(rootTopic, ItemKind.key(root), serializer.serialize(rootTopic, root)));
         FirstItems first = new FirstItems(workers.keySet());
         while (!pages.isEmpty() || !queries.isEmpty()) {
             if (!first.handled.isEmpty() && !more.getAsBoolean()) {
                 break;
             }
-            Emitted next = pages.isEmpty() ? queries.poll() : pages.poll(); // rows written first: they are the job
-            ProducerRecord<byte[], byte[]> item = next.record();
+            ProducerRecord<byte[], byte[]> item = pages.isEmpty() ? queries.poll() : pages.poll(); // rows first
             Worker worker = workers.get(item.topic());
             ItemProcessor.Outcome outcome = worker.processor().process(record(item.topic(), item.key(), item.value()));
-            if (next.by() != null) {
-                next.by().left().removeIf(output -> output == item); // its own outcome stands for it now
-            }
-            Handled done = new Handled(worker, outcome, new ArrayList<>(outcome.records()));
-            first.handled.add(done);
+            first.taken.add(item);
+            first.handled.add(new Handled(worker, outcome));
             if (outcome.error() != null) {
                 continue; // its records are its dead letter
             }
             for (ProducerRecord<byte[], byte[]> output : outcome.records()) {
                 if (workers.containsKey(output.topic())) {
-                    (output.topic().equals(names.entityBatches()) ? pages : queries).add(new Emitted(output, done));
+                    (output.topic().equals(names.entityBatches()) ? pages : queries).add(output);
                 }
             }
         }
@@ -122,13 +118,18 @@ public final class FirstItems {
 
     /** Whether no item is left for the workers: every one was handled here (or parked). */
     public boolean all() {
-        return handled.stream().allMatch(each -> each.left().stream().noneMatch(r -> itemTopics.contains(r.topic())));
+        return handled.stream().allMatch(each -> left(each).stream().noneMatch(r -> itemTopics.contains(r.topic())));
+    }
+
+    /** An item's outputs not handled here: what its worker would have sent. */
+    private List<ProducerRecord<byte[], byte[]>> left(Handled item) {
+        return item.outcome().records().stream().filter(record -> !taken.contains(record)).toList();
     }
 
     /** What the seed's transaction sends after the scan's first event: the items' outputs, then their events. */
     public void sendTo(KafkaSettings kafka, Consumer<ProducerRecord<byte[], byte[]>> send) {
         PendingCommit done = new PendingCommit();
-        handled.forEach(each -> done.add(each.outcome().withRecords(each.left())));
+        handled.forEach(each -> done.add(each.outcome().withRecords(left(each))));
         done.records(kafka.namespace().scanEvents(), kafka.valueSerializer()).sendTo(record -> {
             send.accept(record);
             return null;

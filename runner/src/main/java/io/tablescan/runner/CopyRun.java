@@ -172,7 +172,7 @@ public final class CopyRun {
         if (stop.getAsBoolean()) {
             return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
         }
-        try (LocalPipeline pipeline = LocalPipeline.start(settings, true, options.seeder().leavesItems());
+        try (LocalPipeline pipeline = LocalPipeline.start(settings, true, options.seeder()::leavesItems);
                 MetricsServer metrics = metricsServer(pipeline); // null when not asked for
                 ScanStatusReader reader = new ScanStatusReader(kafka)) {
             long start = System.nanoTime();

@@ -15,11 +15,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The three workers (one thread each) and the ledger in this process: the local default and the tests' pipeline. */
+/**
+ * The three workers (one thread each) and the ledger in this process, or the ledger alone when a scan's seed left
+ * no item for workers: the local default and the tests' pipeline.
+ */
 public final class LocalPipeline implements AutoCloseable, Health {
     private static final Logger LOG = LoggerFactory.getLogger(LocalPipeline.class);
     private final List<WorkerRuntime<?>> runtimes = new ArrayList<>();
@@ -34,14 +38,15 @@ public final class LocalPipeline implements AutoCloseable, Health {
 
     /** {@code withLedger}: false when a ledger runs elsewhere (a separate process, or a test's own). */
     public static LocalPipeline start(WorkerSettings settings, boolean withLedger) {
-        return start(settings, withLedger, true);
+        return start(settings, withLedger, () -> true);
     }
 
     /**
-     * {@code withWorkers}: false when the scan's seed leaves no item for them (every one was handled before it),
-     * so that only the ledger, which counts the seed's events and ends the scan, starts.
+     * {@code withWorkers}, asked once the ledger has started: false when the scan's seed leaves no item for them
+     * (every one was handled before it), so that only the ledger, which counts the seed's events and ends the scan,
+     * runs.
      */
-    public static LocalPipeline start(WorkerSettings settings, boolean withLedger, boolean withWorkers) {
+    public static LocalPipeline start(WorkerSettings settings, boolean withLedger, BooleanSupplier withWorkers) {
         try (Admin admin = settings.kafka().newAdmin()) {
             settings.createTopics(admin);
             Timeline.mark("topics");
@@ -54,7 +59,7 @@ public final class LocalPipeline implements AutoCloseable, Health {
                 if (withLedger) {
                     pipeline.ledger = ScanLedger.start(settings.kafka());
                 }
-                if (withWorkers) {
+                if (withWorkers.getAsBoolean()) {
                     pipeline.add("discovery", DiscoveryWorker.create(settings).subscribeAfter(topics));
                     pipeline.add("partition", PartitionWorker.create(settings).subscribeAfter(topics));
                     pipeline.add("copy", CopyWorker.create(settings).subscribeAfter(topics));

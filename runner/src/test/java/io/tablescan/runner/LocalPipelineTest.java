@@ -92,7 +92,7 @@ class LocalPipelineTest {
                     reading(PartitionQuery.class, 0), reading(SpecificRecord.class, 0), () -> true);
             assertThat(first.all()).isTrue();
             try (LocalPipeline pipeline = LocalPipeline.start(CopyRun.settings(kafka, new Accounts(name -> null),
-                    Map.of()), true, false);
+                    Map.of()), true, () -> false);
                     ScanStatusReader reader = new ScanStatusReader(kafka);
                     Admin admin = kafka.newAdmin()) {
                 ScanStarter.start(kafka, spec, first);
