@@ -17,6 +17,12 @@ final class ClassArchive {
 
     private ClassArchive() {}
 
+    /** Whether this JVM records the classes it loads for the next runs (see the launcher). */
+    static boolean recording() {
+        String archive = System.getProperty(PROPERTY);
+        return archive != null && !archive.isBlank();
+    }
+
     /** The pipeline ran: the file this JVM writes when it exits holds what a copy loads. */
     static void pipelineRan() {
         String archive = System.getProperty(PROPERTY);

@@ -172,7 +172,10 @@ public final class CopyRun {
         if (stop.getAsBoolean()) {
             return new Outcome(new ScanTotals(spec.getScanId(), null), 0, true);
         }
-        try (LocalPipeline pipeline = LocalPipeline.start(settings, true, options.seeder()::leavesItems);
+        try (LocalPipeline pipeline = LocalPipeline.start(settings, true,
+                        // a run that records the classes for the next ones starts the workers all the same: a long
+                        // copy would otherwise load theirs from the jar at every run
+                        () -> options.seeder().leavesItems() || ClassArchive.recording());
                 MetricsServer metrics = metricsServer(pipeline); // null when not asked for
                 ScanStatusReader reader = new ScanStatusReader(kafka)) {
             long start = System.nanoTime();
