@@ -30,33 +30,31 @@ class FirstItemsTest {
     final ScanSpec spec = WorkerRuntimeTest.spec();
     final List<SpecificRecord> written = new CopyOnWriteArrayList<>();
 
-    ItemHandler<SpecificRecord> writer(Function<SpecificRecord, ItemHandler.Result> behaviour) {
+    /** A handler of {@code type} whose behaviour the test decides. */
+    static <T extends SpecificRecord> ItemHandler<T> handler(Class<T> type, Function<T, ItemHandler.Result> behaviour) {
         return new ItemHandler<>() {
             @Override
-            public Class<SpecificRecord> type() {
-                return SpecificRecord.class;
+            public Class<T> type() {
+                return type;
             }
 
             @Override
-            public Result handle(SpecificRecord item, ItemContext context) {
-                written.add(item);
+            public Result handle(T item, ItemContext context) {
                 return behaviour.apply(item);
             }
         };
     }
 
-    ItemHandler<PartitionQuery> partitions(Function<PartitionQuery, ItemHandler.Result> behaviour) {
-        return new ItemHandler<>() {
-            @Override
-            public Class<PartitionQuery> type() {
-                return PartitionQuery.class;
-            }
+    /** The copy worker's part: what it was given to write is kept in {@link #written}. */
+    ItemHandler<SpecificRecord> writer(Function<SpecificRecord, ItemHandler.Result> behaviour) {
+        return handler(SpecificRecord.class, item -> {
+            written.add(item);
+            return behaviour.apply(item);
+        });
+    }
 
-            @Override
-            public Result handle(PartitionQuery item, ItemContext context) {
-                return behaviour.apply(item);
-            }
-        };
+    ItemHandler<PartitionQuery> partitions(Function<PartitionQuery, ItemHandler.Result> behaviour) {
+        return handler(PartitionQuery.class, behaviour);
     }
 
     ItemHandler.Result rootResult() {
@@ -120,8 +118,8 @@ class FirstItemsTest {
         List<ProducerRecord<byte[], byte[]>> sent = seeded(first);
         assertThat(to(sent, names.prefixQueries())).isEmpty();
         assertThat(to(sent, names.partitionQueries())).hasSize(1);
-        assertThat(to(sent, names.entityBatches())).singleElement().satisfies(page -> assertThat(
-                kafka.valueDeserializer().deserialize(names.entityBatches(), page.value())).isInstanceOf(EntityPage.class));
+        assertThat(to(sent, names.entityBatches())).singleElement().satisfies(page -> assertThat(kafka
+                .valueDeserializer().deserialize(names.entityBatches(), page.value())).isInstanceOf(EntityPage.class));
         ScanEvent event = event(sent);
         assertThat(event.getDone().getPrefixQueries()).isEqualTo(1);
         assertThat(event.getDone().getEntityBatches()).isZero();
