@@ -25,12 +25,11 @@ final class ClassArchive {
 
     /** The pipeline ran: the file this JVM writes when it exits holds what a copy loads. */
     static void pipelineRan() {
-        String archive = System.getProperty(PROPERTY);
-        if (archive == null || archive.isBlank()) {
+        if (!recording()) {
             return;
         }
         try {
-            Files.write(Path.of(archive + ".ok"), new byte[0]); // written now: newer than the jar
+            Files.write(Path.of(System.getProperty(PROPERTY) + ".ok"), new byte[0]); // written now: newer than the jar
         } catch (IOException | RuntimeException e) {
             // no mark: the next run writes the archive again
         }
