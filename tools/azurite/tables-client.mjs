@@ -3,6 +3,7 @@
 //   TABLES_CONNECTION_STRING=... node tables-client.mjs fill TABLE    every EDM type and edge value, odd keys
 //   TABLES_CONNECTION_STRING=... node tables-client.mjs dump TABLE    one JSON line per row, in key order
 //   TABLES_CONNECTION_STRING=... node tables-client.mjs put TABLE JSON   merges one entity's properties as given
+//   TABLES_CONNECTION_STRING=... node tables-client.mjs delete TABLE JSON   deletes the row {"partitionKey","rowKey"}
 //   TABLES_CONNECTION_STRING=... node tables-client.mjs timestamps TABLE   each row's Timestamp as the service sends it
 // A dumped row holds every property twice: as the SDK reads it with disableTypeConversion ("sdk": type and
 // value as strings) and as the raw response JSON holds it ("raw": the @odata.type annotation or null, and
@@ -16,7 +17,7 @@ const { parse, isLosslessNumber } = require('lossless-json');
 const [command, table, json] = process.argv.slice(2);
 const connectionString = process.env.TABLES_CONNECTION_STRING;
 if (!command || !table || !connectionString) {
-  console.error('usage: TABLES_CONNECTION_STRING=... node tables-client.mjs fill|dump|put|timestamps TABLE [JSON]');
+  console.error('usage: TABLES_CONNECTION_STRING=... node tables-client.mjs fill|dump|put|delete|timestamps TABLE [JSON]');
   process.exit(2);
 }
 const client = TableClient.fromConnectionString(connectionString, table, { allowInsecureConnection: true });
@@ -124,6 +125,11 @@ async function put() {
   await client.upsertEntity(JSON.parse(json), 'Merge');
 }
 
+async function remove() {
+  const { partitionKey, rowKey } = JSON.parse(json);
+  await client.deleteEntity(partitionKey, rowKey);
+}
+
 // The service's Timestamp of every row, as its raw JSON holds it: one {"pk","rk","timestamp"} line a row.
 async function timestamps() {
   const lines = [];
@@ -133,9 +139,9 @@ async function timestamps() {
   process.stdout.write(lines.map((l) => l + '\n').join(''));
 }
 
-const commands = { fill, dump, put, timestamps };
+const commands = { fill, dump, put, delete: remove, timestamps };
 if (!commands[command]) {
-  console.error(`unknown command ${command}: fill, dump or put`);
+  console.error(`unknown command ${command}: fill, dump, put, delete or timestamps`);
   process.exit(2);
 }
 await commands[command]();

@@ -160,12 +160,13 @@ final class Checks {
     }
 
     /**
-     * Refuses a copy onto its own source (same account, table names equal without case, as the service compares
-     * them): it would rewrite every row with itself and report a successful copy. Checked before any request.
+     * Refuses a copy onto its own source (same account however its endpoint is spelt, table names equal without
+     * case, as the service compares them): it would rewrite every row with itself and report a successful copy.
+     * Checked before any request.
      */
     static void notTheSource(TableStore source, String sourceTable, TableStore dest, String destTable) {
         boolean sameAccount = source == dest || source instanceof AzureTableStore a && dest instanceof AzureTableStore b
-                && a.endpoint().equals(b.endpoint());
+                && a.sameAccount(b);
         if (sameAccount && TableNames.same(sourceTable, destTable)) {
             throw new UserError(UserError.USAGE, "the destination is the source: table " + sourceTable + " on the same "
                     + "account (table names are compared without case); choose another --dest-table or account");

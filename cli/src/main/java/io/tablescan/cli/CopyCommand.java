@@ -105,6 +105,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         TableStore source = sourceAccount.store(configured);
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : store(configured, "dest", destConnectionString, destAccount);
+        if (target.toTable()) { // before a state folder is opened or a broker started for a copy that cannot run
+            Checks.notTheSource(source, sourceTable, dest, target.destTable);
+        }
         // A local job keeps its state for a rerun to resume; its embedded broker starts while the tables are
         // checked, closed here if a check fails.
         try (JobState local = kafka == null && !dryRun ? state.open(env, sourceTable + " -> "
@@ -116,9 +119,6 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
 
     private int copy(KafkaSettings cluster, TableStore source, TableStore dest, BrokerStart broker, Job job,
             JobState local) {
-        if (target.toTable()) {
-            Checks.notTheSource(source, sourceTable, dest, target.destTable);
-        }
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
         boolean destExisted = true;

@@ -35,6 +35,23 @@ class TargetOptionsTest {
         return args;
     }
 
+    /**
+     * The source's account spelt another way as the destination (localhost for 127.0.0.1, another case, a trailing
+     * '/', IPv6's loopback) is the source: refused in one line before anything is read or a broker started.
+     */
+    @Test
+    void aDestinationThatIsTheSourceSpeltAnotherWayIsRefused() {
+        for (String endpoint : new String[] {"http://localhost:1/devstoreaccount1", "HTTP://LocalHost:1/DevStoreAccount1/",
+                "http://[::1]:1/devstoreaccount1"}) {
+            String same = CS.replace("http://127.0.0.1:1/devstoreaccount1", endpoint);
+            Cli.assertOneLine(Cli.run(with(COPY, "--dest-connection-string", same, "--dest-table", "SRC")),
+                    UserError.USAGE, "the destination is the source: table src on the same account");
+            Cli.assertOneLine(Cli.run("verify", "--source-connection-string", CS, "--source-table", "src",
+                    "--dest-connection-string", same, "--dest-table", "Src"), UserError.USAGE,
+                    "the destination is the source");
+        }
+    }
+
     @Test
     void noTargetOrTwoAreRefused() {
         for (String[] command : new String[][] {COPY, START}) {

@@ -2,6 +2,7 @@ package io.tablescan.jobs;
 
 import io.tablescan.compare.RangeComparer;
 import io.tablescan.compare.RowMerge;
+import io.tablescan.compare.TableReads;
 import io.tablescan.items.EntityBatcher;
 import io.tablescan.job.ReadStep;
 import io.tablescan.runtime.ItemHandler;
@@ -38,8 +39,10 @@ final class Comparison {
         }
         String table = spec.getDestination().getTable();
         TableStore destination = r.settings().store(spec.getDestination().getAccount(), r.context());
-        RangeComparer.Outcome outcome = RangeComparer.compare(spec.getScanId(), r.item(), r.step(),
-                StepItems.reader(destination, table, spec));
+        RangeComparer.Outcome outcome = spec.getRowFilter() == null
+                ? RangeComparer.compare(spec.getScanId(), r.item(), r.step(), StepItems.reader(destination, table, spec))
+                : RangeComparer.compare(spec.getScanId(), r.item(), r.step(), StepItems.reads(destination, table, spec),
+                        selection(r, writes || deletes));
         RowMerge.Result merge = outcome.merge();
         List<SpecificRecord> emitted = new ArrayList<>(read.emitted());
         if (writes) { // written (and deleted) by the copy-worker once this transaction commits, each row only if the
@@ -61,5 +64,17 @@ final class Comparison {
         return new ItemHandler.Result(emitted, read.rowsRead(), read.rowsWritten(),
                 read.requests() + outcome.requests(), read.partitions(), Map.of(Counters.MISSING, merge.missing(),
                         Counters.DIFFERENT, merge.differing(), Counters.EXTRA, merge.extraCount()));
+    }
+
+    /**
+     * A scan read through a filter (--since included): a verify also seeks the destination rows the filter selects
+     * whose source row it did not select; a job that writes (a changed-only copy: a mirror takes no filter) only
+     * writes the source's selected rows, and keeps the destination's others, so it does not read them.
+     */
+    private static RangeComparer.Selection selection(ReadStep r, boolean writes) {
+        ScanSpec spec = r.spec();
+        TableReads source = writes ? null
+                : StepItems.reads(r.settings().sourceStore(spec, r.context()), spec.getSource().getTable(), spec);
+        return new RangeComparer.Selection(spec.getRowFilter(), spec.getPageSize(), source);
     }
 }

@@ -1,5 +1,6 @@
 package io.tablescan.jobs;
 
+import io.tablescan.compare.TableReads;
 import io.tablescan.job.Jobs;
 import io.tablescan.items.EntityBatcher;
 import io.tablescan.items.WorkItems;
@@ -32,6 +33,18 @@ public final class StepItems {
         List<String> select = Jobs.of(spec).keysOnly() ? List.of() : spec.getSelect();
         QueryOptions options = new QueryOptions(spec.getPageSize(), select, spec.getRowFilter());
         return (query, from) -> store.query(table, query, options, from);
+    }
+
+    /**
+     * {@code table} of {@code store} with the scan's projection, in pages of a size and with a filter chosen per read:
+     * a comparison's, which reads the destination under the source rows' keys whatever the scan's selection.
+     */
+    public static TableReads reads(TableStore store, String table, ScanSpec spec) {
+        List<String> select = Jobs.of(spec).keysOnly() ? List.of() : spec.getSelect();
+        return (pageSize, rowFilter) -> {
+            QueryOptions options = new QueryOptions(pageSize, select, rowFilter);
+            return (query, from) -> store.query(table, query, options, from);
+        };
     }
 
     /**

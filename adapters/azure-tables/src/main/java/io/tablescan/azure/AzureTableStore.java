@@ -105,6 +105,14 @@ public final class AzureTableStore implements TableStore {
     }
 
     /**
+     * Whether {@code other} reaches the same account as this store, however either spells its endpoint (see
+     * {@link AccountEndpoint#identity}): a copy onto its own source is refused by it.
+     */
+    public boolean sameAccount(AzureTableStore other) {
+        return AccountEndpoint.identity(endpoint).equals(AccountEndpoint.identity(other.endpoint));
+    }
+
+    /**
      * The account's table endpoint without a trailing '/', lower-cased: two stores with the same endpoint are
      * the same account (table names are compared without case too).
      */

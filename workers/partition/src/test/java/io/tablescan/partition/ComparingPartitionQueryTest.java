@@ -20,6 +20,9 @@ import io.tablescan.table.Accounts;
 import io.tablescan.testkit.InMemoryTableStore;
 import io.tablescan.testkit.InMemoryTableStore.Adversary;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,8 +56,12 @@ class ComparingPartitionQueryTest {
     }
 
     static Map<String, Long> run(ScanSpec spec, List<EntityBatch> batches) {
-        Accounts accounts = new Accounts(name -> null)
-                .register("src", PartitionQueryHandlerTest.table(Adversary.NONE)).register("dst", destination());
+        return run(spec, batches, PartitionQueryHandlerTest.table(Adversary.NONE), destination());
+    }
+
+    static Map<String, Long> run(ScanSpec spec, List<EntityBatch> batches, InMemoryTableStore source,
+            InMemoryTableStore dest) {
+        Accounts accounts = new Accounts(name -> null).register("src", source).register("dst", dest);
         PartitionQueryHandler handler = new PartitionQueryHandler(new WorkerSettings(KafkaSettings.of("unused:9092"),
                 accounts, 4, PartitionQueryHandlerTest.NO_WAIT, 1, Optional.empty()));
         Map<String, Long> counters = new java.util.HashMap<>();
@@ -98,6 +105,63 @@ class ComparingPartitionQueryTest {
         assertThat(batches).allMatch(b -> b.getDeletes().isEmpty());
         assertThat(written(batches)).containsExactly(PartitionQueryHandlerTest.rowKey(3),
                 PartitionQueryHandlerTest.rowKey(5));
+    }
+
+    /**
+     * An incremental: the destination a copy of partition "p", then in the source r05 and r12 updated, r30 and r31
+     * inserted and r07 deleted; a copy of changes only since then compares the 4 rows --since selects with the rows
+     * the destination holds under their keys (written before --since, so its filter would not select them): 2
+     * missing, inserted; 2 different, replaced if unchanged since read (their ETags); nothing extra, nothing deleted.
+     */
+    @Test
+    void aCopyOfChangesSinceATimeComparesWithTheDestinationsRowsUnderTheirKeys() {
+        InMemoryTableStore source = PartitionQueryHandlerTest.table(Adversary.NONE);
+        InMemoryTableStore dest = new InMemoryTableStore(new Adversary(7, 0.3, 0.2, 0.5), Duration.ZERO);
+        dest.createTableIfNotExists("Dest");
+        source.rows("Source").stream().filter(r -> r.partitionKey().equals("p"))
+                .forEach(r -> dest.upsert("Dest", "p", List.of(r)));
+        Instant since = Instant.now().truncatedTo(ChronoUnit.MILLIS).plusMillis(1);
+        while (!Instant.now().isAfter(since)) { // the destination's rows written before it, the changes after
+            Thread.onSpinWait();
+        }
+        PartitionQueryHandlerTest.put(source, new Row("p", "r05", List.of(new RowProperty("N", EdmType.INT32, 500))));
+        PartitionQueryHandlerTest.put(source, new Row("p", "r12", List.of(new RowProperty("N", EdmType.INT32, 1200))));
+        PartitionQueryHandlerTest.put(source, new Row("p", "r30", List.of(new RowProperty("N", EdmType.INT32, 30))));
+        PartitionQueryHandlerTest.put(source, new Row("p", "r31", List.of()));
+        source.delete("Source", "p", "r07");
+        ScanSpec changed = ScanSpec.newBuilder(PartitionQueryHandlerTest.SPEC).setChangedOnly(true)
+                .setRowFilter("Timestamp ge datetime'" + DateTimeFormatter.ISO_INSTANT.format(since) + "'").build();
+        List<EntityBatch> batches = new java.util.ArrayList<>();
+
+        assertThat(run(changed, batches, source, dest)).isEqualTo(compared(2, 2, 0));
+        assertThat(batches).allMatch(b -> b.getDeletes().isEmpty());
+        assertThat(written(batches)).containsExactly("r05", "r12", "r30", "r31");
+        assertThat(batches.stream().flatMap(b -> b.getWriteEtags().stream()).map(e -> e != null))
+                .as("r05 and r12 replaced if unchanged, r30 and r31 inserted").containsExactly(true, true, false, false);
+    }
+
+    /**
+     * A verify through a filter (N ge 20) compares the rows it selects in either table with the other table's row
+     * under the same keys: r21 (the destination's value not selected) and r03 (only the destination's selected) are
+     * different, not missing or extra; r24 missing; r40 extra; r41, extra but not selected, is not counted.
+     */
+    @Test
+    void aVerifyThroughAFilterComparesTheRowsItSelectsInEitherTable() {
+        InMemoryTableStore source = PartitionQueryHandlerTest.table(Adversary.NONE);
+        InMemoryTableStore dest = new InMemoryTableStore(new Adversary(3, 0.3, 0.2, 0.5), Duration.ZERO);
+        dest.createTableIfNotExists("Dest");
+        source.rows("Source").stream().filter(r -> r.partitionKey().equals("p") && !r.rowKey().equals("r24"))
+                .forEach(r -> dest.upsert("Dest", "p", List.of(r)));
+        for (int[] row : new int[][] {{21, 5}, {3, 50}, {40, 99}, {41, 1}}) {
+            dest.upsert("Dest", "p", List.of(new Row("p", PartitionQueryHandlerTest.rowKey(row[0]),
+                    List.of(new RowProperty("N", EdmType.INT32, row[1])))));
+        }
+        ScanSpec verify = ScanSpec.newBuilder(PartitionQueryHandlerTest.SPEC).setVerify(true).setRowFilter("N ge 20")
+                .build();
+        List<EntityBatch> batches = new java.util.ArrayList<>();
+
+        assertThat(run(verify, batches, source, dest)).isEqualTo(compared(1, 2, 1));
+        assertThat(batches).isEmpty();
     }
 
     private static List<String> written(List<EntityBatch> batches) {
