@@ -8,9 +8,10 @@ import java.util.TreeSet;
 
 /**
  * Reads the rows a table holds under given keys, whatever their values: the other side of a comparison whose
- * source was read through a selection (a filter, --since). The selection's rows are few where it matters (an
- * incremental's changes), so a partition with few of them is read row by row (a query of one row from the key:
- * one request, as a point read), one with many as one range from its first key to its last.
+ * source was read through a selection (a filter, --since). A partition with few of the keys is read row by row (a
+ * query of one row from the key: one request, as a point read); one with many as one range from its first key to its
+ * last, but for no more requests than its point reads would take: the keys past where that range stopped (far apart
+ * in a big partition) are read row by row.
  */
 final class KeyedReader {
     /** A partition with more of the keys than this is read as one range. */
@@ -32,18 +33,28 @@ final class KeyedReader {
                 end++;
             }
             List<Row> partition = sorted.subList(i, end);
-            if (partition.size() <= POINT_READS_AT_MOST) {
-                for (Row key : partition) {
-                    SpanReader.Read read = SpanReader.read(span(pk, key.rowKey(), key.rowKey()), reads.reader(1, null));
-                    rows.addAll(read.rows());
-                    requests += read.requests();
-                }
-            } else {
+            int pointFrom = 0;
+            if (partition.size() > POINT_READS_AT_MOST) {
                 Set<String> wanted = new TreeSet<>();
                 partition.forEach(r -> wanted.add(r.rowKey()));
-                SpanReader.Read read = SpanReader.read(span(pk, partition.get(0).rowKey(),
-                        partition.get(partition.size() - 1).rowKey()), reads.reader(pageSize, null));
-                read.rows().stream().filter(r -> wanted.contains(r.rowKey())).forEach(rows::add);
+                SpanReader.Budgeted range = SpanReader.read(span(pk, partition.get(0).rowKey(),
+                        partition.get(partition.size() - 1).rowKey()), reads.reader(pageSize, null), partition.size());
+                List<Row> read = range.read().rows();
+                read.stream().filter(r -> wanted.contains(r.rowKey())).forEach(rows::add);
+                requests += range.read().requests();
+                pointFrom = partition.size();
+                if (!range.complete()) { // the keys after the last row read are left to point reads
+                    String last = read.isEmpty() ? null : read.get(read.size() - 1).rowKey();
+                    pointFrom = 0;
+                    while (pointFrom < partition.size() && last != null
+                            && partition.get(pointFrom).rowKey().compareTo(last) <= 0) {
+                        pointFrom++;
+                    }
+                }
+            }
+            for (Row key : partition.subList(pointFrom, partition.size())) {
+                SpanReader.Read read = SpanReader.read(span(pk, key.rowKey(), key.rowKey()), reads.reader(1, null));
+                rows.addAll(read.rows());
                 requests += read.requests();
             }
             i = end;

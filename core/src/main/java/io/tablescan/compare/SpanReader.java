@@ -23,10 +23,18 @@ final class SpanReader {
     /** The rows of {@code span}, in key order, and the requests it took. */
     record Read(List<Row> rows, int requests) {}
 
+    /** A read that may have stopped at its request budget: {@code complete} false when part of the span is unread. */
+    record Budgeted(Read read, boolean complete) {}
+
     static Read read(KeySpan span, PageReader reader) {
+        return read(span, reader, Integer.MAX_VALUE).read();
+    }
+
+    /** As {@link #read(KeySpan, PageReader)}, stopping after {@code maxRequests} requests. */
+    static Budgeted read(KeySpan span, PageReader reader, int maxRequests) {
         List<Row> rows = new ArrayList<>();
         if (span.isEmpty()) {
-            return new Read(rows, 0);
+            return new Budgeted(new Read(rows, 0), true);
         }
         ScanQuery query = query(span);
         Continuation token = null;
@@ -36,17 +44,30 @@ final class SpanReader {
             requests++;
             for (Row row : page.rows()) {
                 if (KeyPoint.row(row.partitionKey(), row.rowKey()).compareTo(span.end()) >= 0) {
-                    return new Read(rows, requests); // past the span: the rest belongs to another item
+                    return new Budgeted(new Read(rows, requests), true); // past the span: another item's
                 }
                 if (span.contains(row.partitionKey(), row.rowKey())) {
                     rows.add(row);
                 }
+                if (isLastKey(span, row)) {
+                    return new Budgeted(new Read(rows, requests), true); // a point read ends on its row
+                }
             }
             if (page.next() == null) {
-                return new Read(rows, requests);
+                return new Budgeted(new Read(rows, requests), true);
+            }
+            if (requests >= maxRequests) {
+                return new Budgeted(new Read(rows, requests), false);
             }
             token = page.next();
         }
+    }
+
+    /** True when no key of the span comes after {@code row}'s: a span that ends just after one key, at that key. */
+    private static boolean isLastKey(KeySpan span, Row row) {
+        KeyPoint end = span.end();
+        return end.place() == KeyPoint.Place.AFTER && end.partitionKey().equals(row.partitionKey())
+                && end.rowKey().equals(row.rowKey());
     }
 
     /** A query whose rows start at the span's start and include all of it. */
