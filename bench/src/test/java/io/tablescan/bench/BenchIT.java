@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablescan.cli.Cli;
 import io.tablescan.cli.TablescanCommand;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,7 +24,12 @@ class BenchIT {
         copiesExactlyAndWritesItsFiguresAndChart(scenario);
     }
 
-    /** Apart from the others: three runs of 4, 7 and 13 child JVMs (1, 2 and 4 of each worker kind, and a ledger). */
+    /**
+     * Apart from the others: three runs of 4, 7 and 13 child JVMs (1, 2 and 4 of each worker kind, and a ledger), about
+     * 5 minutes on 2 cores. In the release tier: the workers as separate processes are proven in the default tier by
+     * the integration tests' clusters; this proves the bench's scaling scenario itself.
+     */
+    @Tag("release")
     @Test
     void theScalingScenarioCopiesExactlyWithItsWorkersAsProcesses() throws Exception {
         Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("scaling");

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
  * A cluster of three brokers as users run one: tablescan's topics get 3 replicas with 2 in sync, and a copy, an
@@ -35,10 +35,9 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
  * middle; then a copy goes on through a rolling restart of all three. Each command runs as a process of its own,
  * as a user starts it, with the three brokers as its {@code --kafka}.
  *
- * <p>About 5 minutes on a 2-core machine: run before each release, not in every build
- * ({@code TABLESCAN_CLUSTER_TESTS=1 ./tablescan test -pl integration-tests -am -Dit.test=ThreeBrokersIT}).
+ * <p>About 5 minutes on a 2-core machine: in the release tier ({@code ./tablescan test --release}), not in every build.
  */
-@EnabledIfEnvironmentVariable(named = "TABLESCAN_CLUSTER_TESTS", matches = "1")
+@Tag("release")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ThreeBrokersIT {
     private static final String SOURCE = "threebrokers";
