@@ -184,9 +184,12 @@ final class ScanSummary implements Summary {
         Job job = t.spec() == null ? null : Jobs.of(t.spec());
         // A job that compares reads both tables, counted together.
         boolean both = job != null && job.readsDestination();
+        // A delete writes no rows but sends its deletes (batches of up to 100, each conditional on the ETag read).
+        boolean deletes = job != null && !job.writes() && job.deletesFrom(t.spec()) != null;
+        String writes = deletes ? ", " + plural(t.writeRequests(), "delete request") + " to the source"
+                : job != null && !job.writes() ? "" : ", " + written;
         out.printf("  requests:      %s of %s%s; %,d retried (%,d throttled)%n", plural(t.readRequests(), "read"),
-                both ? "the source and the destination" : "the source", job != null && !job.writes() ? ""
-                        : ", " + written, t.retries(), t.throttles());
+                both ? "the source and the destination" : "the source", writes, t.retries(), t.throttles());
     }
 
     /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */

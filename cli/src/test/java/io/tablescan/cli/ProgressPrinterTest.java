@@ -218,6 +218,32 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void aDeletesSummaryCountsItsDeleteRequestsAndADryRunSendsNone() {
+        for (boolean dryRun : List.of(false, true)) {
+            ScanSpec spec = ScanSpecs.of(io.tablescan.job.Jobs.named("delete"), dryRun
+                    ? java.util.Map.of("all", "true", "dry-run", "true") : java.util.Map.of("all", "true"))
+                    .from(new TableRef("source", "Packages")).pageSize(1000).strategy(ScanStrategy.PREFIX).build();
+            spec.setScanId("d1");
+            ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("d1").started(spec).emitted(ItemKind.PREFIX_QUERY)));
+            ScanEventBuilder read = new ScanEventBuilder("d1").done(ItemKind.PREFIX_QUERY, 0,
+                    new ItemHandler.Result(List.of(), 250, 0, 1));
+            ScanEventBuilder deleted = new ScanEventBuilder("d1");
+            if (!dryRun) {
+                for (int i = 0; i < 3; i++) { // 100 + 100 + 50 rows, one $batch each
+                    read.emitted(ItemKind.ENTITY_BATCH);
+                    deleted.done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(List.of(), 0, 0, 1, 0,
+                            java.util.Map.of(io.tablescan.status.Counters.DELETED, i < 2 ? 100L : 50L)));
+                }
+            }
+            s = ScanFold.apply(ScanFold.apply(s, at(T0 + 500, read)), at(T0 + 900, deleted));
+            bytes.reset();
+            printer(false).summary(new ScanTotals("d1", s));
+            assertThat(out()).contains(dryRun ? "requests:      1 read of the source; 0 retried"
+                    : "requests:      1 read of the source, 3 delete requests to the source; 0 retried");
+        }
+    }
+
+    @Test
     void aTopicsSummarySaysTheRecordsItGotNotWrites() {
         ScanSpec spec = ScanSpecs.copy().from(new TableRef("source", "Packages"))
                 .sink(new io.tablescan.spi.SinkRef(TargetOptions.TOPIC, null, "rows", java.util.Map.of()))

@@ -2,7 +2,9 @@ package io.tablescan.status;
 
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.schema.ItemCounts;
+import io.tablescan.schema.JobRef;
 import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.sink.SinkRefs;
@@ -17,6 +19,9 @@ public final class ScanFold {
     /** The current rate is measured over the last one or two windows of about this length. */
     static final long RATE_WINDOW_MILLIS = 5_000;
     static final int MAX_ERRORS = 5;
+    /** DeleteJob's name and its dry-run option (see {@link #deletes}). */
+    public static final String DELETE_JOB = "delete";
+    public static final String DRY_RUN = "dry-run";
 
     private ScanFold() {}
 
@@ -62,10 +67,29 @@ public final class ScanFold {
         return sum(s.getEmitted()) - sum(s.getDone()) - sum(s.getFailed()) - sum(s.getSkipped());
     }
 
-    /** Rows written, or rows read for a scan without a sink and for a verify (which writes nothing). */
+    /**
+     * The rows the job has done: rows written; a delete's rows whose delete request answered (deleted, already gone,
+     * or kept as changed since read); rows read for a verify (compared as read) and for a scan without a sink.
+     */
     public static long rowsCopied(ScanStatus s) {
+        if (s.getSpec() != null && deletes(s.getSpec())) {
+            return counter(s, Counters.DELETED) + counter(s, Counters.SKIPPED);
+        }
         return s.getSpec() != null && (s.getSpec().getVerify() || SinkRefs.of(s.getSpec()) == null) ? s.getRowsRead()
                 : s.getRowsWritten();
+    }
+
+    /**
+     * A delete job that deletes (not a dry run): its rows are read long before their deletes are sent. By name, as
+     * the job's own class (io.tablescan.jobs.DeleteJob) depends on this package.
+     */
+    private static boolean deletes(ScanSpec spec) {
+        JobRef job = spec.getJob();
+        return job != null && DELETE_JOB.equals(job.getName()) && !"true".equals(job.getOptions().get(DRY_RUN));
+    }
+
+    private static long counter(ScanStatus s, String name) {
+        return s.getCounters().getOrDefault(name, 0L) + (name.equals(Counters.DELETED) ? s.getRowsDeleted() : 0);
     }
 
     public static long sum(ItemCounts c) {
