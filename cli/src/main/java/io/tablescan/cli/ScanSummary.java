@@ -237,7 +237,7 @@ final class ScanSummary implements Summary {
             return "interrupted before the copy started: nothing was copied to " + dest;
         }
         return String.format("interrupted: %s holds part of the copy (%s written when stopped); run the same "
-                + "copy again to finish it: it is idempotent", dest, plural(t.rowsCopied(), "row"));
+                + "copy again to finish it: it is idempotent", dest, plural(t.rowsWritten(), "row"));
     }
 
     static String describe(ScanTotals t) {

@@ -69,14 +69,16 @@ public final class ScanFold {
 
     /**
      * The rows the job has done: rows written; a delete's rows whose delete request answered (deleted, already gone,
-     * or kept as changed since read); rows read for a verify (compared as read) and for a scan without a sink.
+     * or kept as changed since read); rows read for the jobs that compare each row as they read it (verify, mirror,
+     * changed-only: they write only the rows that differ) and for a scan without a sink.
      */
     public static long rowsCopied(ScanStatus s) {
-        if (s.getSpec() != null && deletes(s.getSpec())) {
+        ScanSpec spec = s.getSpec();
+        if (spec != null && deletes(spec)) {
             return counter(s, Counters.DELETED) + counter(s, Counters.SKIPPED);
         }
-        return s.getSpec() != null && (s.getSpec().getVerify() || SinkRefs.of(s.getSpec()) == null) ? s.getRowsRead()
-                : s.getRowsWritten();
+        boolean compares = spec != null && (spec.getVerify() || spec.getMirror() || spec.getChangedOnly());
+        return compares || (spec != null && SinkRefs.of(spec) == null) ? s.getRowsRead() : s.getRowsWritten();
     }
 
     /**

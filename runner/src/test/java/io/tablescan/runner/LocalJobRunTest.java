@@ -59,6 +59,21 @@ class LocalJobRunTest {
     }
 
     @Test
+    void aMirrorAndAChangedOnlyCopyCountTheRowsTheyComparedNotOnlyTheFewTheyWrote() {
+        for (String flag : List.of("mirror", "changed-only")) {
+            ScanTotals t = copyHalfWritten();
+            ScanSpec spec = t.spec();
+            if (flag.equals("mirror")) {
+                spec.setMirror(true);
+            } else {
+                spec.setChangedOnly(true);
+            }
+            assertThat(new ScanTotals("s1", ScanFold.apply(t.status(), new ScanEventBuilder("s1").build())).rowsCopied())
+                    .as(flag).isEqualTo(100_000);
+        }
+    }
+
+    @Test
     void aJobRecordsTheRowsItsProgressCountsAsDoneNotTheRowsItRead(@TempDir Path root) {
         List<Long> shown = new ArrayList<>();
         try (JobState state = JobState.open(root, "k", "copy", "Source -> Dest", false)) {
