@@ -42,6 +42,9 @@ public final class ScanFold {
         // An event of an earlier version holds its counts in fields of their own: folded in under their names.
         s.setCounters(Counters.plus(s.getCounters(), event.getCounters(), event.getRowsMissing(),
                 event.getRowsDiffering(), event.getRowsExtra(), event.getRowsDeleted()));
+        if (event.getCounters().getOrDefault(Counters.RESUMED, 0L) > 0) {
+            resumed(s, event.getTimeMillis());
+        }
         s.setRequests(s.getRequests() + event.getRequests());
         s.setWriteRequests(s.getWriteRequests() + event.getWriteRequests());
         s.setRetries(s.getRetries() + event.getRetries());
@@ -60,6 +63,29 @@ public final class ScanFold {
         updateRate(s);
         updateState(s, event.getCancelled());
         return s;
+    }
+
+    /**
+     * A stopped job resumes: the time since the stopped run's last event is no time of the scan's (its duration and
+     * average rate leave it out), and its recent rate starts over from the rows done so far, not the stopped run's.
+     */
+    private static void resumed(ScanStatus s, long millis) {
+        if (s.getLastEventMillis() > 0 && millis > s.getLastEventMillis()) {
+            var counters = new java.util.HashMap<>(s.getCounters());
+            counters.merge(Counters.STOPPED_MILLIS, millis - s.getLastEventMillis(), Long::sum);
+            s.setCounters(counters);
+        }
+        long rows = rowsCopied(s);
+        s.setRateWindowStartMillis(millis);
+        s.setRateWindowStartRows(rows);
+        s.setPreviousWindowStartMillis(millis);
+        s.setPreviousWindowStartRows(rows);
+        s.setRowsPerSecond(0);
+    }
+
+    /** Time the scan ran from its start to {@code millis}: without the time it was stopped between runs. */
+    public static long runningMillis(ScanStatus s, long millis) {
+        return Math.max(0, millis - s.getStartMillis() - s.getCounters().getOrDefault(Counters.STOPPED_MILLIS, 0L));
     }
 
     /** Items emitted and not yet done, failed or skipped. */
@@ -111,7 +137,7 @@ public final class ScanFold {
         } else if (s.getSpec() != null && open(s) == 0) {
             s.setState(sum(s.getFailed()) > 0 ? ScanState.COMPLETED_WITH_FAILURES : ScanState.COMPLETED);
             s.setEndMillis(s.getLastEventMillis());
-            long millis = s.getLastEventMillis() - s.getStartMillis();
+            long millis = runningMillis(s, s.getLastEventMillis());
             s.setRowsPerSecond(millis > 0 ? rowsCopied(s) * 1000.0 / millis : 0);
         } else {
             s.setState(ScanState.RUNNING);
