@@ -136,7 +136,8 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
-            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested);
+            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested,
+                    SetProgress.of("row writes", plans.stream().mapToLong(RestorePlan::rows).sum()));
             List<Future<String>> results = new ArrayList<>();
             for (RestorePlan plan : plans) {
                 results.add(pool.submit(() -> restore(scans, dest, destName, plan)));
