@@ -140,7 +140,8 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
-            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested);
+            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested,
+                    SetProgress.of("rows read", 0)); // a table's rows are unknown until its scan ends
             TableStore reads = TableStores.forCommand(source);
             List<Future<SetIndex.Table>> futures = new ArrayList<>();
             for (String table : tables) {

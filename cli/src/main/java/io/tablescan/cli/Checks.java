@@ -151,8 +151,11 @@ final class Checks {
         try {
             exists = retried(store).tableExists(table);
         } catch (TableStoreException e) {
+            // No answer at all: say where it was sent (never a key or SAS: the endpoint has none); the message
+            // says how often it was tried.
+            String where = e.status() == 0 && store instanceof AzureTableStore azure ? " at " + azure.endpoint() : "";
             throw new UserError(UserError.forStatus(e.status()),
-                    "cannot read the " + what + " table " + table + ": " + e.getMessage());
+                    "cannot read the " + what + " table " + table + where + ": " + e.getMessage());
         }
         if (!exists) {
             throw new UserError(UserError.NOT_FOUND, "the " + what + " table " + table + " does not exist");

@@ -63,7 +63,7 @@ final class CliRun {
 
             @Override
             public void resuming(String line) {
-                printer.line(line);
+                printer.resuming(line);
             }
 
             @Override

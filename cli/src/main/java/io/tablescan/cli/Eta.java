@@ -7,8 +7,8 @@ import java.util.function.LongSupplier;
 
 /**
  * The time left for a known number of rows, at the rate of the last 10 seconds or so (since the first figure during
- * the first 10). None until 5 seconds of figures are seen, while no row moves, and once the rows done reach the
- * total (an estimated total was too low): never a made-up one.
+ * the first 10; the window opens when rows start to move). None until 5 seconds of figures are seen, while no row
+ * moves, and once the rows done reach the total (an estimated total was too low): never a made-up one.
  */
 final class Eta {
     static final long WARM_UP_MILLIS = 5_000;
@@ -31,6 +31,11 @@ final class Eta {
     /** Notes {@code done} rows done now; the time left for {@code total}, when one can be known (total > 0). */
     synchronized Optional<Duration> left(long done, long total) {
         long now = clock.getAsLong();
+        if (!seen.isEmpty() && seen.getFirst()[1] == done && seen.getLast()[1] == done) {
+            // Nothing moved since the first figure (a broker and workers starting, a resumed job): the window starts
+            // when rows do, else the idle start halves the first rates and the time left jumps as it leaves.
+            seen.clear();
+        }
         seen.addLast(new long[] {now, done});
         while (seen.size() > 2 && now - secondOldest() >= WINDOW_MILLIS) {
             seen.removeFirst();
@@ -42,6 +47,17 @@ final class Eta {
             return Optional.empty();
         }
         return Optional.of(Duration.ofMillis((long) Math.ceil((total - done) * (double) millis / rows)));
+    }
+
+    /**
+     * Rows done per second over the figures of the window (the last 10 seconds or so), as this process saw them come;
+     * none until they span a second.
+     */
+    synchronized Optional<Double> rate() {
+        if (seen.size() < 2 || seen.getLast()[0] - seen.getFirst()[0] < 1_000) {
+            return Optional.empty();
+        }
+        return Optional.of((seen.getLast()[1] - seen.getFirst()[1]) * 1000.0 / (seen.getLast()[0] - seen.getFirst()[0]));
     }
 
     /** ", about 1:05 left" when an estimate can be known, else nothing. */

@@ -32,6 +32,8 @@ public final class ProgressPrinter {
     private long totalRows;
     private String estimatedFrom;
     private final Eta eta;
+    /** When a stopped local job resumed in this process, or 0. */
+    private long resumedAtMillis;
 
     /**
      * Where the scan's workers run, for the hints: in this process, whose record of the scan (an embedded
@@ -149,7 +151,7 @@ public final class ProgressPrinter {
     }
 
     private void draw(ScanTotals t, long now) {
-        String line = t.started() ? line(t, now, estimatedFrom == null ? total(t) : 0) + left(t)
+        String line = t.started() ? started(t, now)
                 : options.hints().inProcess() // this process's own ledger, just starting
                 ? "starting scan " + t.scanId() + "... " + clock(now - sinceMillis)
                 : "waiting for a ledger to record scan " + t.scanId() + "... " + clock(now - sinceMillis);
@@ -159,6 +161,37 @@ public final class ProgressPrinter {
         } else { // no bar: its figures in words
             out.println("  " + (t.started() ? itemsDone(t) + ", " : "") + line);
         }
+    }
+
+    /** The figures of a started scan; the time left first, as it notes the rows done in the window of the rate. */
+    private String started(ScanTotals t, long now) {
+        String left = left(t);
+        long elapsed = elapsed(t, now);
+        return line(t, elapsed, rate(t, elapsed), estimatedFrom == null ? total(t) : 0) + left;
+    }
+
+    /**
+     * The time the scan ran: to its end, or while it runs to now, also when no event comes (no worker running, a long
+     * page). A resumed job's status read before the ledger took the resume in is the stopped run's: its time is the
+     * time that run ran, not the time since it started.
+     */
+    private long elapsed(ScanTotals t, long now) {
+        if (t.ended() || (resumedAtMillis > 0 && t.status().getLastEventMillis() < resumedAtMillis)) {
+            return t.elapsedMillis();
+        }
+        return Math.max(t.elapsedMillis(), t.runningMillis(now));
+    }
+
+    /**
+     * Rows done per second: once ended, the average over the time the scan ran; while it runs, over the last 10
+     * seconds or so of what this process saw done (the ledger's own rate spans 5 to 10 s of the workers' event times,
+     * which commit in bursts), since the start during the first second; for a resumed job, this run's rows only.
+     */
+    private double rate(ScanTotals t, long elapsed) {
+        if (t.ended()) {
+            return t.rowsPerSecond();
+        }
+        return eta.rate().orElseGet(() -> resumedAtMillis > 0 || elapsed <= 0 ? 0 : t.rowsCopied() * 1000.0 / elapsed);
     }
 
     /**
@@ -180,6 +213,12 @@ public final class ProgressPrinter {
     void pausing() {
         out.println("interrupted: stopping; the job is kept for a rerun to resume (Ctrl-C again to quit at once)...");
         out.flush();
+    }
+
+    /** A stopped local job runs again: {@code line} says so; its rates count this run's rows from now. */
+    void resuming(String line) {
+        resumedAtMillis = clock.getAsLong();
+        line(line);
     }
 
     /** One line of its own, on the progress's stream. */
@@ -210,17 +249,12 @@ public final class ProgressPrinter {
         return new ScanSummary(out, options, differences).print(t);
     }
 
-    /**
-     * While the scan runs its clock runs too, also when no event comes (no worker running, a long page). With
-     * {@code total} > 0 the rows are of it: "1,200 of 5,000 rows, ...".
-     */
-    static String line(ScanTotals t, long nowMillis, long total) {
-        long elapsed = t.ended() || !t.started() ? t.elapsedMillis()
-                : Math.max(t.elapsedMillis(), nowMillis - t.status().getStartMillis());
+    /** With {@code total} > 0 the rows are of it: "1,200 of 5,000 rows, ...". */
+    static String line(ScanTotals t, long elapsed, double rowsPerSecond, long total) {
         String rows = total > 0 ? String.format("%,d of %s", t.rowsCopied(), plural(total, "row"))
                 : plural(t.rowsCopied(), "row");
         return String.format("%s, %,.0f rows/s, %s, %,d failed, %s", rows,
-                t.rowsPerSecond(), plural(t.openItems(), "open item"), t.itemsFailed(), clock(elapsed));
+                rowsPerSecond, plural(t.openItems(), "open item"), t.itemsFailed(), clock(elapsed));
     }
 
     static String plural(long n, String noun) {

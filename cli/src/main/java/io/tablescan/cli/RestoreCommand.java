@@ -120,8 +120,9 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         try {
             for (String table : chosen) {
                 RestorePlan plan = RestorePlan.check(sets, chain, table);
-                System.out.printf("  %s: checked %s in %s (sets %s), %s to delete%n", table,
-                        ProgressPrinter.plural(plan.rows(), "row"), ProgressPrinter.plural(plan.steps().size(), "export"),
+                System.out.printf("  %s: %s as at the set; checked %s in %s (sets %s), %s to delete%n", table,
+                        ProgressPrinter.plural(plan.rowsAtSet(), "row"), ProgressPrinter.plural(plan.rows(), "row"),
+                        ProgressPrinter.plural(plan.steps().size(), "export"),
                         String.join(", ", plan.steps().stream().map(RestorePlan.Step::setId).toList()),
                         ProgressPrinter.plural(plan.deletes().size(), "row"));
                 plans.add(plan);
@@ -136,7 +137,8 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
-            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested);
+            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested,
+                    SetProgress.of("row writes", plans.stream().mapToLong(RestorePlan::rows).sum()));
             List<Future<String>> results = new ArrayList<>();
             for (RestorePlan plan : plans) {
                 results.add(pool.submit(() -> restore(scans, dest, destName, plan)));
@@ -156,7 +158,8 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
                     + "same restore again with --into-existing: it is idempotent");
             return interrupted ? UserError.INTERRUPTED : UserError.FAILED; // Ctrl-C: 130, as for copy
         }
-        System.out.printf("restored %s of backup set %s%n", ProgressPrinter.plural(plans.size(), "table"), set.id());
+        System.out.printf("restored %s of backup set %s: %s%n", ProgressPrinter.plural(plans.size(), "table"),
+                set.id(), ProgressPrinter.plural(plans.stream().mapToLong(RestorePlan::rowsAtSet).sum(), "row"));
         return 0;
     }
 
@@ -170,8 +173,11 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
                 written += scans.importInto(destName, destTable, step.store(), step.manifest(), step.batches());
             }
             long deleted = delete(dest, destTable, plan.deletes());
-            System.out.printf("  %s: %s written, %s deleted into %s%n", plan.table(),
-                    ProgressPrinter.plural(written, "row"), ProgressPrinter.plural(deleted, "row"), destTable);
+            // The rows the table holds as the set saw it, not the writes summed over the chain's exports.
+            System.out.printf("  %s: restored %s into %s (%s over %s, %s deleted)%n", plan.table(),
+                    ProgressPrinter.plural(plan.rowsAtSet(), "row"), destTable, ProgressPrinter.plural(written,
+                            "row write"), ProgressPrinter.plural(plan.steps().size(), "export"),
+                    ProgressPrinter.plural(deleted, "row"));
             return null;
         } catch (BackupException | UserError | TableStoreException e) {
             System.out.println("  " + plan.table() + ": FAILED: " + e.getMessage());

@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * backup in the set's chain up to the set, imported in that order, then the deletes: the keys those exports wrote
  * that the set's list of keys lacks (rows deleted since; only when the set is incremental for the table).
  */
-record RestorePlan(String table, List<Step> steps, List<Key> deletes) {
+record RestorePlan(String table, List<Step> steps, List<Key> deletes, long rowsAtSet) {
     /** Files checked at once per export. */
     private static final int CHECKERS = 4;
 
@@ -25,6 +25,7 @@ record RestorePlan(String table, List<Step> steps, List<Key> deletes) {
 
     record Key(String partitionKey, String rowKey) {}
 
+    /** The rows of the exports, summed over the chain: a row written in several of them counts in each. */
     long rows() {
         return steps.stream().mapToLong(step -> step.manifest().totalRows()).sum();
     }
@@ -58,14 +59,18 @@ record RestorePlan(String table, List<Step> steps, List<Key> deletes) {
             steps.add(new Step(set.id(), store, manifest, batches));
         }
         List<Key> gone = new ArrayList<>();
+        // The rows the table holds as the set saw it: a full export's rows; else the distinct keys the chain writes
+        // less those it then deletes (an update in every incremental is one row, written once per export).
+        long rowsAtSet = steps.getFirst().manifest().totalRows();
         if (deletes) {
             BackupStore keyStore = sets.keys(chain.getLast().id(), table);
             Set<Key> kept = ConcurrentHashMap.newKeySet();
             new Importer(keyStore, CHECKERS).checkAll(manifest(keyStore, null),
                     row -> kept.add(new Key(row.partitionKey(), row.rowKey())));
             written.stream().filter(key -> !kept.contains(key)).forEach(gone::add);
+            rowsAtSet = written.size() - gone.size();
         }
-        return new RestorePlan(table, steps, gone);
+        return new RestorePlan(table, steps, gone, rowsAtSet);
     }
 
     /** The export's manifest, which must be the one the set's index names when it names one. */

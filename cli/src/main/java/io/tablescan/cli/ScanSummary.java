@@ -184,9 +184,12 @@ final class ScanSummary implements Summary {
         Job job = t.spec() == null ? null : Jobs.of(t.spec());
         // A job that compares reads both tables, counted together.
         boolean both = job != null && job.readsDestination();
+        // A delete writes no rows but sends its deletes (batches of up to 100, each conditional on the ETag read).
+        boolean deletes = job != null && !job.writes() && job.deletesFrom(t.spec()) != null;
+        String writes = deletes ? ", " + plural(t.writeRequests(), "delete request") + " to the source"
+                : job != null && !job.writes() ? "" : ", " + written;
         out.printf("  requests:      %s of %s%s; %,d retried (%,d throttled)%n", plural(t.readRequests(), "read"),
-                both ? "the source and the destination" : "the source", job != null && !job.writes() ? ""
-                        : ", " + written, t.retries(), t.throttles());
+                both ? "the source and the destination" : "the source", writes, t.retries(), t.throttles());
     }
 
     /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */
@@ -234,7 +237,7 @@ final class ScanSummary implements Summary {
             return "interrupted before the copy started: nothing was copied to " + dest;
         }
         return String.format("interrupted: %s holds part of the copy (%s written when stopped); run the same "
-                + "copy again to finish it: it is idempotent", dest, plural(t.rowsCopied(), "row"));
+                + "copy again to finish it: it is idempotent", dest, plural(t.rowsWritten(), "row"));
     }
 
     static String describe(ScanTotals t) {

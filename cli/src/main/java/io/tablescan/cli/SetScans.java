@@ -33,12 +33,15 @@ final class SetScans {
     private final boolean cluster;
     private final Map<String, String> env;
     private final BooleanSupplier stop;
+    private final SetProgress progress;
 
-    SetScans(PipelineSession session, boolean cluster, Map<String, String> env, BooleanSupplier stop) {
+    SetScans(PipelineSession session, boolean cluster, Map<String, String> env, BooleanSupplier stop,
+            SetProgress progress) {
         this.session = session;
         this.cluster = cluster;
         this.env = env;
         this.stop = stop;
+        this.progress = progress;
     }
 
     /** Exports {@code table} of account alias {@code source} to {@code target}: the rows {@code filter} selects. */
@@ -81,11 +84,12 @@ final class SetScans {
     }
 
     private RunOptions options() {
-        return RunOptions.defaults().withEnv(env).withStop(stop);
+        return RunOptions.defaults().withEnv(env).withStop(stop).withProgress(SetProgress.POLL, progress::seen);
     }
 
     private ScanTotals completed(String table, CopyRun.Outcome outcome) {
         ScanTotals totals = outcome.totals();
+        progress.seen(totals); // its last figure, which the last poll may have missed
         if (outcome.interrupted()) {
             throw new BackupException(BackupException.Kind.FAILED, table + ": interrupted");
         }

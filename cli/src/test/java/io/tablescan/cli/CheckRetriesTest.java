@@ -32,6 +32,24 @@ class CheckRetriesTest {
         assertThat(calls).hasValue(1);
     }
 
+    @Test
+    void anEndpointWhereNothingListensIsNamedWithWhatWasTriedWithinSeconds() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort(); // closed again: nothing listens there
+        }
+        String key = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+        TableStore store = Checks.store("--source-connection-string", "DefaultEndpointsProtocol=http;AccountName="
+                + "devstoreaccount1;AccountKey=" + key + ";TableEndpoint=http://127.0.0.1:" + port + "/devstoreaccount1;");
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> Checks.tableExists(store, "t", "source")).isInstanceOf(UserError.class)
+                .hasMessageContaining("cannot read the source table t at http://127.0.0.1:" + port
+                        + "/devstoreaccount1: ")
+                .hasMessageContaining("cannot connect").hasMessageContaining("after 3 attempts")
+                .hasMessageNotContaining(key);
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms until the line").isLessThan(5_000);
+    }
+
     /** A store whose tableExists fails with {@code first} on its first call and answers true after. */
     private static TableStore store(AtomicInteger calls, TableStoreException first) {
         return (TableStore) Proxy.newProxyInstance(TableStore.class.getClassLoader(), new Class<?>[] {TableStore.class},

@@ -45,4 +45,18 @@ class EtaTest {
         assertThat(at(9, 1_200, 1_000)).as("the estimated total was too low").isEmpty();
         assertThat(eta.suffix(1_300, 1_000)).isEmpty();
     }
+
+    @Test
+    void aStartWhereNothingMovesDoesNotSlowTheFirstRates() {
+        // A resumed job: 29,000 rows done, then 10 s while its broker and workers start, then 100 rows/s.
+        for (int second = 0; second <= 10; second += 5) {
+            at(second, 29_000, 60_000);
+        }
+        at(12, 29_200, 60_000);
+        at(15, 29_500, 60_000);
+        // 100 rows/s since the rows began to move (not 500 rows over 10 s: 16 s more); 30,500 to go
+        assertThat(at(17, 29_700, 60_000)).contains(Duration.ofSeconds(303));
+        assertThat(eta.rate()).contains(100.0);
+        assertThat(at(20, 30_000, 60_000)).contains(Duration.ofSeconds(300));
+    }
 }

@@ -125,6 +125,48 @@ class ProgressPrinterTest {
         assertThat(out()).as("480 rows written 2 s after the seed").contains("480 rows, 240 rows/s");
     }
 
+    /** {@link #running()} with {@code rows} more rows written by {@code millis} after T0, and the ledger's rate. */
+    static ScanStatus writtenBy(long millis, long rows, double ledgerRate) {
+        ScanStatus s = ScanFold.apply(running(), at(T0 + millis, new ScanEventBuilder("s1").done(ItemKind.ENTITY_BATCH,
+                1, new ItemHandler.Result(List.of(), 0, rows, 1))));
+        s.setRowsPerSecond(ledgerRate);
+        return s;
+    }
+
+    @Test
+    void theRateIsOfTheRowsThisProcessSawDoneInTheLastSecondsNotTheLedgersBurstyWindow() {
+        ProgressPrinter printer = printer(false);
+        // Under --max-rate 500 the rows come in bursts; the ledger's window of event times said 1,264 rows/s.
+        for (int second = 2; second <= 12; second += 5) {
+            now.set(T0 + second * 1000);
+            printer.progress(new ScanTotals("s1", writtenBy(second * 1000, (second - 2) * 500L, 1_264)));
+        }
+        assertThat(out().lines().toList().get(2)).contains("5,480 rows, 500 rows/s,").doesNotContain("1,264");
+    }
+
+    @Test
+    void aResumedJobCountsTheTimeItRanAndThisRunsRate() {
+        ScanStatus stopped = running(); // a copy that ran 2 s, killed, rerun 10 minutes later
+        stopped.setRowsPerSecond(240);
+        ProgressPrinter printer = printer(false);
+        now.set(T0 + 600_000);
+        printer.resuming("resuming scan s1: 480 rows already done");
+        now.set(T0 + 601_000);
+        printer.progress(new ScanTotals("s1", stopped)); // the ledger has not taken the resume in yet
+        ScanStatus resumed = ScanFold.apply(stopped, at(T0 + 600_500, new ScanEventBuilder("s1").resumed()));
+        now.set(T0 + 606_000);
+        printer.progress(new ScanTotals("s1", resumed));
+        ScanStatus moving = ScanFold.apply(resumed, at(T0 + 608_000, new ScanEventBuilder("s1")
+                .done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(List.of(), 0, 100, 1))));
+        now.set(T0 + 611_000);
+        printer.progress(new ScanTotals("s1", moving));
+        List<String> lines = out().lines().toList();
+        assertThat(lines.get(1)).as("the stopped run's 2 s, not its stale rate").endsWith("480 rows, 0 rows/s, "
+                + "5 open items, 0 failed, 0:02");
+        assertThat(lines.get(2)).endsWith("480 rows, 0 rows/s, 5 open items, 0 failed, 0:07"); // 2 s + 5.5 s
+        assertThat(lines.get(3)).endsWith("580 rows, 20 rows/s, 4 open items, 0 failed, 0:12"); // 100 rows in 5 s
+    }
+
     @Test
     void aPlainLineSaysWhatTheBarShows() {
         printer(false).progress(new ScanTotals("s1", running()));
@@ -215,6 +257,32 @@ class ProgressPrinterTest {
         printer(false).summary(new ScanTotals("s1", completed(running())));
         assertThat(out()).contains("requests:      41 reads of the source, 13 writes to the destination;")
                 .doesNotContain("table reads");
+    }
+
+    @Test
+    void aDeletesSummaryCountsItsDeleteRequestsAndADryRunSendsNone() {
+        for (boolean dryRun : List.of(false, true)) {
+            ScanSpec spec = ScanSpecs.of(io.tablescan.job.Jobs.named("delete"), dryRun
+                    ? java.util.Map.of("all", "true", "dry-run", "true") : java.util.Map.of("all", "true"))
+                    .from(new TableRef("source", "Packages")).pageSize(1000).strategy(ScanStrategy.PREFIX).build();
+            spec.setScanId("d1");
+            ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("d1").started(spec).emitted(ItemKind.PREFIX_QUERY)));
+            ScanEventBuilder read = new ScanEventBuilder("d1").done(ItemKind.PREFIX_QUERY, 0,
+                    new ItemHandler.Result(List.of(), 250, 0, 1));
+            ScanEventBuilder deleted = new ScanEventBuilder("d1");
+            if (!dryRun) {
+                for (int i = 0; i < 3; i++) { // 100 + 100 + 50 rows, one $batch each
+                    read.emitted(ItemKind.ENTITY_BATCH);
+                    deleted.done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(List.of(), 0, 0, 1, 0,
+                            java.util.Map.of(io.tablescan.status.Counters.DELETED, i < 2 ? 100L : 50L)));
+                }
+            }
+            s = ScanFold.apply(ScanFold.apply(s, at(T0 + 500, read)), at(T0 + 900, deleted));
+            bytes.reset();
+            printer(false).summary(new ScanTotals("d1", s));
+            assertThat(out()).contains(dryRun ? "requests:      1 read of the source; 0 retried"
+                    : "requests:      1 read of the source, 3 delete requests to the source; 0 retried");
+        }
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.Counters;
+import io.tablescan.status.ScanFold;
 import io.tablescan.status.ScanTotals;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +29,9 @@ import org.apache.avro.specific.SpecificRecord;
  * and counts only.
  */
 public final class DeleteJob implements Job {
-    public static final String NAME = "delete";
+    public static final String NAME = ScanFold.DELETE_JOB;
     /** "true": count what would be deleted, delete nothing. */
-    public static final String DRY_RUN = "dry-run";
+    public static final String DRY_RUN = ScanFold.DRY_RUN;
     /** "true": the user chose the whole table (no selection). */
     public static final String ALL = "all";
     /** The partitions chosen (--partition-prefix, --from/--to-partition), as the user gave them. */

@@ -9,6 +9,8 @@ import java.util.Map;
 
 /** Sums what one transaction did for one scan into a single scan event. */
 public final class ScanEventBuilder {
+    /** The counter of {@link #resumed()} (io.tablescan.status.Counters.RESUMED, which depends on this package). */
+    public static final String RESUMED = "resumed";
     private final String scanId;
     private ScanSpec startedSpec;
     private final Map<ItemKind, Integer> emitted = new EnumMap<>(ItemKind.class);
@@ -84,6 +86,12 @@ public final class ScanEventBuilder {
     public ScanEventBuilder retries(long retried, long throttled) {
         retries += retried;
         throttles += throttled;
+        return this;
+    }
+
+    /** The event a rerun of a stopped local job sends as it resumes the scan (see ScanFold). */
+    public ScanEventBuilder resumed() {
+        counters.put(RESUMED, 1L);
         return this;
     }
 

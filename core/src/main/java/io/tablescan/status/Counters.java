@@ -24,6 +24,14 @@ public final class Counters {
     /** Destination rows a mirror did not overwrite: changed (or created) after its comparison read them. */
     public static final String CONFLICTS = "conflicts";
 
+    /**
+     * Not a job's: set to 1 on the event a rerun of a stopped local job sends as it resumes the scan; the status sums
+     * the resumes (see ScanFold).
+     */
+    public static final String RESUMED = io.tablescan.runtime.ScanEventBuilder.RESUMED;
+    /** Not a job's: the status's time between a stopped run's last event and the resume, left out of its duration. */
+    public static final String STOPPED_MILLIS = "stopped-millis";
+
     private Counters() {}
 
     /** {@code a} plus {@code b}, name by name, with the counts of the legacy fields of {@code b}'s record. */

@@ -2,7 +2,9 @@ package io.tablescan.status;
 
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.schema.ItemCounts;
+import io.tablescan.schema.JobRef;
 import io.tablescan.schema.ScanEvent;
+import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.sink.SinkRefs;
@@ -17,6 +19,9 @@ public final class ScanFold {
     /** The current rate is measured over the last one or two windows of about this length. */
     static final long RATE_WINDOW_MILLIS = 5_000;
     static final int MAX_ERRORS = 5;
+    /** DeleteJob's name and its dry-run option (see {@link #deletes}). */
+    public static final String DELETE_JOB = "delete";
+    public static final String DRY_RUN = "dry-run";
 
     private ScanFold() {}
 
@@ -37,6 +42,9 @@ public final class ScanFold {
         // An event of an earlier version holds its counts in fields of their own: folded in under their names.
         s.setCounters(Counters.plus(s.getCounters(), event.getCounters(), event.getRowsMissing(),
                 event.getRowsDiffering(), event.getRowsExtra(), event.getRowsDeleted()));
+        if (event.getCounters().getOrDefault(Counters.RESUMED, 0L) > 0) {
+            resumed(s, event.getTimeMillis());
+        }
         s.setRequests(s.getRequests() + event.getRequests());
         s.setWriteRequests(s.getWriteRequests() + event.getWriteRequests());
         s.setRetries(s.getRetries() + event.getRetries());
@@ -57,15 +65,59 @@ public final class ScanFold {
         return s;
     }
 
+    /**
+     * A stopped job resumes: the time since the stopped run's last event is no time of the scan's (its duration and
+     * average rate leave it out), and its recent rate starts over from the rows done so far, not the stopped run's.
+     */
+    private static void resumed(ScanStatus s, long millis) {
+        if (s.getLastEventMillis() > 0 && millis > s.getLastEventMillis()) {
+            var counters = new java.util.HashMap<>(s.getCounters());
+            counters.merge(Counters.STOPPED_MILLIS, millis - s.getLastEventMillis(), Long::sum);
+            s.setCounters(counters);
+        }
+        long rows = rowsCopied(s);
+        s.setRateWindowStartMillis(millis);
+        s.setRateWindowStartRows(rows);
+        s.setPreviousWindowStartMillis(millis);
+        s.setPreviousWindowStartRows(rows);
+        s.setRowsPerSecond(0);
+    }
+
+    /** Time the scan ran from its start to {@code millis}: without the time it was stopped between runs. */
+    public static long runningMillis(ScanStatus s, long millis) {
+        return Math.max(0, millis - s.getStartMillis() - s.getCounters().getOrDefault(Counters.STOPPED_MILLIS, 0L));
+    }
+
     /** Items emitted and not yet done, failed or skipped. */
     public static long open(ScanStatus s) {
         return sum(s.getEmitted()) - sum(s.getDone()) - sum(s.getFailed()) - sum(s.getSkipped());
     }
 
-    /** Rows written, or rows read for a scan without a sink and for a verify (which writes nothing). */
+    /**
+     * The rows the job has done: rows written; a delete's rows whose delete request answered (deleted, already gone,
+     * or kept as changed since read); rows read for the jobs that compare each row as they read it (verify, mirror,
+     * changed-only: they write only the rows that differ) and for a scan without a sink.
+     */
     public static long rowsCopied(ScanStatus s) {
-        return s.getSpec() != null && (s.getSpec().getVerify() || SinkRefs.of(s.getSpec()) == null) ? s.getRowsRead()
-                : s.getRowsWritten();
+        ScanSpec spec = s.getSpec();
+        if (spec != null && deletes(spec)) {
+            return counter(s, Counters.DELETED) + counter(s, Counters.SKIPPED);
+        }
+        boolean compares = spec != null && (spec.getVerify() || spec.getMirror() || spec.getChangedOnly());
+        return compares || (spec != null && SinkRefs.of(spec) == null) ? s.getRowsRead() : s.getRowsWritten();
+    }
+
+    /**
+     * A delete job that deletes (not a dry run): its rows are read long before their deletes are sent. By name, as
+     * the job's own class (io.tablescan.jobs.DeleteJob) depends on this package.
+     */
+    private static boolean deletes(ScanSpec spec) {
+        JobRef job = spec.getJob();
+        return job != null && DELETE_JOB.equals(job.getName()) && !"true".equals(job.getOptions().get(DRY_RUN));
+    }
+
+    private static long counter(ScanStatus s, String name) {
+        return s.getCounters().getOrDefault(name, 0L) + (name.equals(Counters.DELETED) ? s.getRowsDeleted() : 0);
     }
 
     public static long sum(ItemCounts c) {
@@ -85,7 +137,7 @@ public final class ScanFold {
         } else if (s.getSpec() != null && open(s) == 0) {
             s.setState(sum(s.getFailed()) > 0 ? ScanState.COMPLETED_WITH_FAILURES : ScanState.COMPLETED);
             s.setEndMillis(s.getLastEventMillis());
-            long millis = s.getLastEventMillis() - s.getStartMillis();
+            long millis = runningMillis(s, s.getLastEventMillis());
             s.setRowsPerSecond(millis > 0 ? rowsCopied(s) * 1000.0 / millis : 0);
         } else {
             s.setState(ScanState.RUNNING);

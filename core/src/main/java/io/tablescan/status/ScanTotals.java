@@ -147,12 +147,20 @@ public final class ScanTotals {
         return status == null ? List.of() : List.copyOf(status.getErrors());
     }
 
-    /** Start of the scan (its seeding) to its end, or to its latest event while running. */
+    /**
+     * Start of the scan (its seeding) to its end, or to its latest event while running, without the time a stopped
+     * local job waited for its rerun.
+     */
     public long elapsedMillis() {
         if (!started()) {
             return 0;
         }
         long end = status.getEndMillis() != null ? status.getEndMillis() : status.getLastEventMillis();
-        return Math.max(0, end - status.getStartMillis());
+        return ScanFold.runningMillis(status, end);
+    }
+
+    /** The running time up to {@code nowMillis} (see {@link #elapsedMillis}), for a scan still running. */
+    public long runningMillis(long nowMillis) {
+        return started() ? ScanFold.runningMillis(status, nowMillis) : 0;
     }
 }

@@ -1,5 +1,6 @@
 package io.tablescan.runner;
 
+import io.tablescan.control.ScanResumer;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.WorkerSettings;
@@ -40,6 +41,7 @@ final class LocalJobRun {
                 run = run.withSeeder((k, s) -> {}); // seeded by the first run: followed, not seeded again
                 options.view().resuming(resumeLine(spec, state));
                 KilledTransactions.settle(kafka); // before any worker reads what the killed run wrote
+                ScanResumer.resumed(kafka, spec.getScanId()); // the stopped time is not the scan's
                 Timeline.mark("transactions");
             } else {
                 spec = prepare.apply(kafka);

@@ -5,14 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablescan.runtime.ItemHandler;
 import io.tablescan.runtime.ItemKind;
 import io.tablescan.runtime.ScanEventBuilder;
+import io.tablescan.schema.JobRef;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanStatus;
 import io.tablescan.schema.TableRef;
+import io.tablescan.status.Counters;
 import io.tablescan.status.ScanFold;
 import io.tablescan.status.ScanTotals;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +31,46 @@ class LocalJobRunTest {
         s = ScanFold.apply(s, new ScanEventBuilder("s1").done(ItemKind.ENTITY_BATCH, 1,
                 new ItemHandler.Result(List.of(), 0, 37_000, 7_400)).build());
         return new ScanTotals("s1", s);
+    }
+
+    /** A delete that read 29,358 rows and whose delete requests answered for 3,109 (3,100 deleted, 9 changed). */
+    static ScanTotals deleteKilledEarly(boolean dryRun) {
+        ScanSpec spec = ScanSpec.newBuilder().setScanId("d1").setSource(new TableRef("a", "Source")).setPageSize(1000)
+                .setPageBudget(5).setCreatedAtMillis(1_000).setJob(new JobRef("delete", dryRun
+                        ? Map.of("dry-run", "true", "all", "true") : Map.of("all", "true"))).build();
+        ScanStatus s = ScanFold.apply(null, new ScanEventBuilder("d1").started(spec).emitted(ItemKind.PREFIX_QUERY).build());
+        s = ScanFold.apply(s, new ScanEventBuilder("d1").done(ItemKind.PREFIX_QUERY, 0,
+                new ItemHandler.Result(List.of(), 29_358, 0, 30)).emitted(ItemKind.ENTITY_BATCH).build());
+        s = ScanFold.apply(s, new ScanEventBuilder("d1").done(ItemKind.ENTITY_BATCH, 1, new ItemHandler.Result(
+                List.of(), 0, 0, 32, 0, Map.of(Counters.DELETED, 3_100L, Counters.SKIPPED, 9L))).build());
+        return new ScanTotals("d1", s);
+    }
+
+    @Test
+    void aDeleteRecordsTheRowsItsDeleteRequestsAnsweredNotTheRowsItRead(@TempDir Path root) {
+        try (JobState state = JobState.open(root, "d", "delete", "Source", false)) {
+            LocalJobRun.recording(state, totals -> {}).accept(deleteKilledEarly(false));
+
+            assertThat(state.rows()).as("`jobs` and the rerun's `N rows already done`").isEqualTo(3_109);
+        }
+        assertThat(deleteKilledEarly(false).rowsCopied()).as("the progress line's rows").isEqualTo(3_109);
+        assertThat(deleteKilledEarly(true).rowsCopied()).as("a dry run deletes nothing: it is done reading")
+                .isEqualTo(29_358);
+    }
+
+    @Test
+    void aMirrorAndAChangedOnlyCopyCountTheRowsTheyComparedNotOnlyTheFewTheyWrote() {
+        for (String flag : List.of("mirror", "changed-only")) {
+            ScanTotals t = copyHalfWritten();
+            ScanSpec spec = t.spec();
+            if (flag.equals("mirror")) {
+                spec.setMirror(true);
+            } else {
+                spec.setChangedOnly(true);
+            }
+            assertThat(new ScanTotals("s1", ScanFold.apply(t.status(), new ScanEventBuilder("s1").build())).rowsCopied())
+                    .as(flag).isEqualTo(100_000);
+        }
     }
 
     @Test
