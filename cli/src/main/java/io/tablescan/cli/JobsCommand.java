@@ -1,6 +1,5 @@
 package io.tablescan.cli;
 
-import io.tablescan.runner.JobState;
 import io.tablescan.runner.JobStates;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -28,7 +27,7 @@ final class JobsCommand extends TablescanCommand.ReadsEnvironment {
 
     @Override
     public Integer call() {
-        Path root = JobState.root(stateDir, env);
+        Path root = io.tablescan.runner.StateRoots.choose(stateDir, env).dir(); // where a local job of this user went
         if (!words.isEmpty()) {
             if (words.size() != 2 || !words.get(0).equals("remove")) {
                 throw new UserError(UserError.USAGE, "usage: tablescan jobs [remove KEY]");
