@@ -88,7 +88,11 @@ record RestorePlan(String table, List<Step> steps, List<Key> deletes) {
 
     /** The export's manifest, which must be the one the set's index names when it names one. */
     static Manifest manifest(BackupStore store, String sha256) {
-        Manifest manifest = new Importer(store, 1).manifest(); // a missing one is named
+        if (!store.exists(Manifest.NAME)) { // the set's index promises it: the set is damaged, not unfinished
+            throw new BackupException(BackupException.Kind.CORRUPT, "no " + Manifest.NAME + " in " + store.describe()
+                    + " (the set is damaged)");
+        }
+        Manifest manifest = new Importer(store, 1).manifest();
         if (sha256 != null && !SetIndex.sha256(store.read(Manifest.NAME)).equals(sha256)) {
             throw new BackupException(BackupException.Kind.CORRUPT, store.describe(Manifest.NAME)
                     + " is not the manifest the set's index names (its SHA-256 differs)");
