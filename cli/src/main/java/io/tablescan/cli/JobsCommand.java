@@ -19,7 +19,8 @@ final class JobsCommand extends TablescanCommand.ReadsEnvironment {
             .withZone(ZoneId.systemDefault());
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "The jobs' state folder (default: "
-            + "$TABLESCAN_STATE_DIR, else ~/.tablescan/jobs).")
+            + "$TABLESCAN_STATE_DIR, else ~/.tablescan/jobs; when that cannot be written, the folder in the temp "
+            + "directory that local jobs use instead).")
     Path stateDir;
 
     @Parameters(arity = "0..2", paramLabel = "remove KEY", description = "remove KEY: delete that job's state.")

@@ -60,8 +60,10 @@ final class SetVerify {
                 keyList = incremental ? RestorePlan.manifest(keys, null) : null;
                 comparer = ExportComparer.layered(steps.stream().map(RestorePlan.Step::store).toList(),
                         steps.stream().map(RestorePlan.Step::manifest).toList(), keys, keyList);
-            } catch (BackupException e) {
-                throw BackupLocations.error(new BackupException(e.kind(), e.getMessage() + "; nothing was compared"));
+            } catch (BackupException e) { // a damaged table of the set: said, and the next tables still compared
+                System.out.println("  NOT compared: " + e.getMessage());
+                worst = UserError.FAILED;
+                continue;
             }
             Manifest full = steps.getFirst().manifest(); // its selection: the whole table
             if (!exists(source, table)) { // deleted since the backup: what this command is there to find
@@ -74,7 +76,7 @@ final class SetVerify {
             int code = new ExportVerify(steps.getLast().store(), report).run(full, comparer, sourceAccount, table, scan,
                     cluster, env, null);
             equal += code == 0 ? 1 : 0;
-            worst = code == UserError.FAILED || worst == 0 ? code : worst;
+            worst = code == UserError.FAILED || worst == 0 ? code : worst; // 1 (not complete) wins over 7
         }
         System.out.printf("backup set %s: %d of %s equal to the live tables%n", id, equal,
                 ProgressPrinter.plural(tables.size(), "table"));
