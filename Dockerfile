@@ -23,11 +23,17 @@ COPY integration-tests/pom.xml integration-tests/pom.xml
 RUN mvn -B -q -DskipTests package -pl cli -am
 
 FROM eclipse-temurin:21-jre
-# /backups: the compose backup service's volume, writable by the user that runs tablescan
-RUN useradd --system --uid 10001 tablescan && mkdir /backups && chown 10001 /backups
+# /backups: the compose backup service's volume, writable by the user that runs tablescan. /var/lib/tablescan: the
+# local jobs' states (TABLESCAN_STATE_DIR below), as that system user has no home folder.
+RUN useradd --system --uid 10001 tablescan && mkdir /backups /var/lib/tablescan \
+    && chown 10001 /backups /var/lib/tablescan
 COPY --from=build /src/cli/target/tablescan.jar /opt/tablescan/tablescan.jar
 COPY --from=build /src/cli/target/lib /opt/tablescan/lib
 USER 10001
+# A local copy, count or export keeps its state here until it ends, so that the same command run again resumes it; a
+# volume keeps the embedded broker's data out of the container's layer (mount one to resume after the container).
+ENV TABLESCAN_STATE_DIR=/var/lib/tablescan/jobs
+VOLUME /var/lib/tablescan
 # Size the heap from the container's memory limit.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 # Workers and the ledger serve /metrics, /health/live and /health/ready here.

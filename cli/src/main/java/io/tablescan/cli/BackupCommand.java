@@ -109,10 +109,12 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         String account = accountName();
         SetIndex base = null;
         try {
-            root.prepare();
-            if (incremental && sets.list().stream().noneMatch(BackupSets.Listed::complete)) {
-                System.out.println("no complete backup set in " + root.describe() + " to build on: this one is full");
-                incremental = false; // a nightly job's first run
+            List<BackupSets.Listed> listed = incremental ? sets.list() : List.of();
+            SetPlaces.warnDamaged(listed);
+            if (incremental && listed.stream().noneMatch(BackupSets.Listed::complete)) { // a nightly job's first run
+                System.err.println("warning: --incremental: no complete backup set in " + root.describe()
+                        + " to build on, so this set is a full one" + SetPlaces.hint(sets));
+                incremental = false;
             }
             if (incremental) {
                 base = sets.latest(null);
@@ -127,6 +129,11 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         }
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
+        }
+        try {
+            root.prepare(); // only now: a backup refused before it starts leaves no folder behind
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
         }
         Instant start = Instant.now();
         String id = BackupSets.newId(start);

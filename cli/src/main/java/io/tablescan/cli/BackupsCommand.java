@@ -29,21 +29,24 @@ final class BackupsCommand implements Runnable {
         public Integer call() {
             BackupSets sets = sets(from, env);
             List<BackupSets.Listed> listed = catalog(sets::list);
+            String instead = listed.isEmpty() ? SetPlaces.noSet(sets) : null; // exit 4 when sets are nearby
             System.out.printf("%-22s  %-20s  %-11s  %6s  %12s  %14s  %s%n", "SET", "STARTED", "KIND", "TABLES", "ROWS",
                     "BYTES", "STATE");
             for (BackupSets.Listed set : listed) {
                 SetIndex index = set.index();
                 if (index == null) {
-                    System.out.printf("%-22s  %-20s  %-11s  %6s  %12s  %14s  %s%n", set.id(), "-", "-", "-", "-", "-",
-                            "unfinished (no index)");
+                    System.out.printf("%-22s  %-20s  %-11s  %6s  %12s  %14s  %s%n", set.id(), set.started(), "-", "-",
+                            "-", "-", set.damaged() ? "DAMAGED (its " + SetIndex.NAME + " cannot be read)"
+                            : "unfinished (no index)");
                     continue;
                 }
-                System.out.printf("%-22s  %-20s  %-11s  %6d  %,12d  %,14d  %s%n", set.id(),
-                        index.startTime().replaceAll("\\.\\d+Z$", "Z"), index.kind(), index.tables().size(),
-                        index.rows(), index.bytes(), index.complete() ? "complete"
+                System.out.printf("%-22s  %-20s  %-11s  %6d  %,12d  %,14d  %s%n", set.id(), set.started(), index.kind(),
+                        index.tables().size(), index.rows(), index.bytes(), index.complete() ? "complete"
                         : "NOT complete (" + index.tables().stream().filter(t -> !t.ok()).count() + " failed)");
             }
-            System.out.println(ProgressPrinter.plural(listed.size(), "set") + " in " + sets.root().describe());
+            System.out.println(ProgressPrinter.plural(listed.size(), "set") + " in " + sets.root().describe()
+                    + (instead == null ? "" : ": " + instead));
+            SetPlaces.warnDamaged(listed);
             return 0;
         }
     }
@@ -106,6 +109,17 @@ final class BackupsCommand implements Runnable {
                 throw new UserError(UserError.USAGE, "--keep-days: " + keepDays + " is not a number of days (0 or more)");
             }
             BackupSets sets = sets(from, env);
+            List<BackupSets.Listed> listed = catalog(sets::list);
+            String instead = listed.isEmpty() ? SetPlaces.noSet(sets) : null; // exit 4 when sets are nearby
+            if (instead != null) {
+                System.out.println("no backup set in " + sets.root().describe() + ": " + instead);
+            }
+            for (BackupSets.Listed set : listed) {
+                if (set.damaged()) { // what it is cannot be known: the newest set, or a kept set's base
+                    System.out.println("kept " + set.id() + ": damaged, never pruned (" + set.damage() + "); look at "
+                            + "it, and delete it by hand if it is not needed");
+                }
+            }
             List<String> expired = catalog(() -> sets.expired(keepLast, keepDays, Instant.now()));
             for (String id : expired) {
                 if (!dryRun) {

@@ -1,6 +1,5 @@
 package io.tablescan.cli;
 
-import io.tablescan.runner.JobState;
 import io.tablescan.runner.JobStates;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -20,7 +19,8 @@ final class JobsCommand extends TablescanCommand.ReadsEnvironment {
             .withZone(ZoneId.systemDefault());
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "The jobs' state folder (default: "
-            + "$TABLESCAN_STATE_DIR, else ~/.tablescan/jobs).")
+            + "$TABLESCAN_STATE_DIR, else ~/.tablescan/jobs; when that cannot be written, the folder in the temp "
+            + "directory that local jobs use instead).")
     Path stateDir;
 
     @Parameters(arity = "0..2", paramLabel = "remove KEY", description = "remove KEY: delete that job's state.")
@@ -28,7 +28,7 @@ final class JobsCommand extends TablescanCommand.ReadsEnvironment {
 
     @Override
     public Integer call() {
-        Path root = JobState.root(stateDir, env);
+        Path root = io.tablescan.runner.StateRoots.choose(stateDir, env).dir(); // where a local job of this user went
         if (!words.isEmpty()) {
             if (words.size() != 2 || !words.get(0).equals("remove")) {
                 throw new UserError(UserError.USAGE, "usage: tablescan jobs [remove KEY]");

@@ -96,9 +96,15 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         SetIndex set;
         List<SetIndex> chain;
         try {
+            if (which.id == null) { // the newest complete set: a damaged one is named and left out
+                SetPlaces.warnDamaged(sets.list());
+            }
             set = which.id != null ? sets.read(which.id) : sets.latest(which.latest ? null : which.at);
             chain = sets.chain(set.id());
         } catch (BackupException e) {
+            if (e.kind() == BackupException.Kind.NOT_FOUND && which.id == null) {
+                throw new UserError(UserError.NOT_FOUND, e.getMessage() + SetPlaces.hint(sets));
+            }
             throw BackupLocations.error(e);
         }
         List<String> chosen = chosen(set);

@@ -50,13 +50,17 @@ record RestorePlan(String table, List<Step> steps, List<Key> deletes, long rowsA
         List<Step> steps = new ArrayList<>();
         for (SetIndex set : used) {
             BackupStore store = sets.table(set.id(), table);
-            Manifest manifest = manifest(store, set.table(table).manifestSha256());
-            long batches = new Importer(store, CHECKERS).checkAll(manifest, row -> {
-                if (written != null) {
-                    written.add(new Key(row.partitionKey(), row.rowKey()));
-                }
-            });
-            steps.add(new Step(set.id(), store, manifest, batches));
+            try {
+                Manifest manifest = manifest(store, set.table(table).manifestSha256());
+                long batches = new Importer(store, CHECKERS).checkAll(manifest, row -> {
+                    if (written != null) {
+                        written.add(new Key(row.partitionKey(), row.rowKey()));
+                    }
+                });
+                steps.add(new Step(set.id(), store, manifest, batches));
+            } catch (BackupException e) {
+                throw in("backup set " + set.id() + ", table " + table, e);
+            }
         }
         List<Key> gone = new ArrayList<>();
         // The rows the table holds as the set saw it: a full export's rows; else the distinct keys the chain writes
@@ -65,17 +69,35 @@ record RestorePlan(String table, List<Step> steps, List<Key> deletes, long rowsA
         if (deletes) {
             BackupStore keyStore = sets.keys(chain.getLast().id(), table);
             Set<Key> kept = ConcurrentHashMap.newKeySet();
-            new Importer(keyStore, CHECKERS).checkAll(manifest(keyStore, null),
-                    row -> kept.add(new Key(row.partitionKey(), row.rowKey())));
+            try {
+                new Importer(keyStore, CHECKERS).checkAll(manifest(keyStore, null),
+                        row -> kept.add(new Key(row.partitionKey(), row.rowKey())));
+            } catch (BackupException e) {
+                throw in("backup set " + chain.getLast().id() + ", key list of table " + table, e);
+            }
             written.stream().filter(key -> !kept.contains(key)).forEach(gone::add);
             rowsAtSet = written.size() - gone.size();
         }
         return new RestorePlan(table, steps, gone, rowsAtSet);
     }
 
+    /**
+     * A failure of one export of a set, named by its set and table (a file's name alone says neither). A file the
+     * set's index promises that is missing makes the set damaged (exit 1), not absent: the set exists.
+     */
+    static BackupException in(String where, BackupException e) {
+        BackupException.Kind kind = e.kind() == BackupException.Kind.NOT_FOUND ? BackupException.Kind.CORRUPT : e.kind();
+        return new BackupException(kind, where + ": " + e.getMessage()
+                + (e.kind() == BackupException.Kind.NOT_FOUND ? " (the set is damaged)" : ""));
+    }
+
     /** The export's manifest, which must be the one the set's index names when it names one. */
-    private static Manifest manifest(BackupStore store, String sha256) {
-        Manifest manifest = new Importer(store, 1).manifest(); // a missing one is named
+    static Manifest manifest(BackupStore store, String sha256) {
+        if (!store.exists(Manifest.NAME)) { // the set's index promises it: the set is damaged, not unfinished
+            throw new BackupException(BackupException.Kind.CORRUPT, "no " + Manifest.NAME + " in " + store.describe()
+                    + " (the set is damaged)");
+        }
+        Manifest manifest = new Importer(store, 1).manifest();
         if (sha256 != null && !SetIndex.sha256(store.read(Manifest.NAME)).equals(sha256)) {
             throw new BackupException(BackupException.Kind.CORRUPT, store.describe(Manifest.NAME)
                     + " is not the manifest the set's index names (its SHA-256 differs)");

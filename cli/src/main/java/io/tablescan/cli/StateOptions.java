@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.azure.ConnectionString;
 import io.tablescan.runner.JobState;
+import io.tablescan.runner.StateRoots;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -24,7 +25,7 @@ final class StateOptions {
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where a local job keeps its state until it "
             + "ends, so that the same command run again resumes it (default: $TABLESCAN_STATE_DIR, else "
-            + "~/.tablescan/jobs).")
+            + "~/.tablescan/jobs; when that cannot be written, a folder of yours in the temp directory, with a warning).")
     Path stateDir;
 
     @Option(names = "--restart", description = "Discard what an earlier, unfinished run of this job left and start "
@@ -36,7 +37,11 @@ final class StateOptions {
 
     /** Opens (locks) this job's state; {@code tables} describes it in `tablescan jobs`. */
     JobState open(Map<String, String> env, String tables) {
-        return JobState.open(JobState.root(stateDir, env), key(), command.name(), tables, restart);
+        StateRoots.Choice root = StateRoots.choose(stateDir, env);
+        if (root.warning() != null) {
+            System.err.println("tablescan: " + root.warning());
+        }
+        return JobState.open(root.dir(), key(), command.name(), tables, restart);
     }
 
     /** The job's key, from the options the command line was parsed with. */

@@ -22,12 +22,34 @@ public final class BackupSets {
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
 
-    /** A set as listed: its index, or null for a folder with none (unfinished). */
-    public record Listed(String id, SetIndex index) {
+    /**
+     * A set as listed: its index, or null for a folder with none (unfinished) or one whose index cannot be read
+     * ({@code damage} says why: such a set is never used, and never pruned, since what it is cannot be known).
+     */
+    public record Listed(String id, SetIndex index, String damage) {
         public boolean complete() {
             return index != null && index.complete();
         }
+
+        public boolean damaged() {
+            return damage != null;
+        }
+
+        /** When the set started: its index's time, else the time its id names (to the second). */
+        public String started() {
+            if (index != null) {
+                return index.startTime().replaceAll("\\.\\d+Z$", "Z");
+            }
+            return Instant.from(ID_TIME.parse(id.substring(0, 16))).toString();
+        }
     }
+
+    /**
+     * Where sets may be when this place holds none: {@code others} names in it that are not sets, and a place
+     * nearby that holds sets ({@code near}, described as the user names it, with {@code nearSets} sets): a
+     * sub-folder, or a sibling whose name is close to this one's (a mistyped prefix).
+     */
+    public record Elsewhere(int others, String near, int nearSets) {}
 
     private final BackupStore root;
 
@@ -71,9 +93,77 @@ public final class BackupSets {
             }
             String id = name.substring(0, name.length() - 1);
             BackupStore set = root.at(id);
-            sets.add(new Listed(id, set.exists(SetIndex.NAME) ? read(id) : null));
+            if (!set.exists(SetIndex.NAME)) {
+                sets.add(new Listed(id, null, null));
+                continue;
+            }
+            try {
+                sets.add(new Listed(id, read(id), null));
+            } catch (BackupException e) { // one damaged set: named, the others stay usable
+                if (e.kind() == BackupException.Kind.UNREACHABLE) {
+                    throw e;
+                }
+                sets.add(new Listed(id, null, e.getMessage()));
+            }
         }
         return sets;
+    }
+
+    /** The sets' count in {@code store}: folders named as set ids. */
+    private static long setsIn(BackupStore store) {
+        return store.list().stream().filter(name -> SET_FOLDER.matcher(name).matches()).count();
+    }
+
+    /**
+     * For a place that holds no set: what else it holds, and the nearest place that holds sets (a sub-folder, else a
+     * sibling whose name differs by at most 2 characters, case aside), or null.
+     */
+    public Elsewhere elsewhere() {
+        List<String> here = root.list();
+        int others = (int) here.stream().filter(name -> !SET_FOLDER.matcher(name).matches()).count();
+        for (String name : here.stream().filter(n -> n.endsWith("/")).limit(20).toList()) {
+            long count = setsIn(root.at(name.substring(0, name.length() - 1)));
+            if (count > 0) {
+                return new Elsewhere(others, root.at(name.substring(0, name.length() - 1)).describe(), (int) count);
+            }
+        }
+        BackupStore parent = root.parent();
+        String leaf = root.leaf();
+        if (parent != null && leaf != null) {
+            for (String name : parent.list()) {
+                String sibling = name.endsWith("/") ? name.substring(0, name.length() - 1) : null;
+                if (sibling != null && !sibling.equals(leaf) && close(sibling, leaf)) {
+                    long count = setsIn(parent.at(sibling));
+                    if (count > 0) {
+                        return new Elsewhere(others, parent.at(sibling).describe(), (int) count);
+                    }
+                }
+            }
+        }
+        return new Elsewhere(others, null, 0);
+    }
+
+    /** Two names at most 2 edits apart, case aside (Levenshtein). */
+    static boolean close(String a, String b) {
+        String x = a.toLowerCase(java.util.Locale.ROOT);
+        String y = b.toLowerCase(java.util.Locale.ROOT);
+        if (Math.abs(x.length() - y.length()) > 2) {
+            return false;
+        }
+        int[] previous = new int[y.length() + 1];
+        for (int j = 0; j <= y.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= x.length(); i++) {
+            int[] row = new int[y.length() + 1];
+            row[0] = i;
+            for (int j = 1; j <= y.length(); j++) {
+                row[j] = Math.min(Math.min(row[j - 1], previous[j]) + 1,
+                        previous[j - 1] + (x.charAt(i - 1) == y.charAt(j - 1) ? 0 : 1));
+            }
+            previous = row;
+        }
+        return previous[y.length()] <= 2;
     }
 
     /** The index of set {@code id}: NOT_FOUND when there is no such set, or it never finished. */
@@ -139,7 +229,8 @@ public final class BackupSets {
      * started within {@code keepDays} of {@code now}, and never a set that a kept set builds on (directly or not).
      * The newest complete set is always kept: no rule leaves a place without a set to restore (a nightly job that
      * stopped for longer than {@code keepDays}). Unfinished sets are deleted only when older than the kept ones'
-     * oldest, so never when no set is kept. Null limits keep nothing by that rule.
+     * oldest, so never when no set is kept. A damaged set (its index cannot be read) is never deleted: it may be a
+     * kept set's base, or the newest. Null limits keep nothing by that rule.
      */
     public List<String> expired(Integer keepLast, Integer keepDays, Instant now) {
         List<Listed> sets = list();
@@ -168,7 +259,7 @@ public final class BackupSets {
         for (Listed listed : sets) {
             boolean unfinishedAndNewer = listed.index() == null
                     && (oldestKept == null || listed.id().compareTo(oldestKept) > 0); // may be a backup running now
-            if (!kept.contains(listed.id()) && !unfinishedAndNewer) {
+            if (!kept.contains(listed.id()) && !unfinishedAndNewer && !listed.damaged()) {
                 expired.add(listed.id());
             }
         }

@@ -81,6 +81,61 @@ class BackupSetsTest {
         assertThat(sets.latest(NOW.minusMillis(1)).id()).isEqualTo("20261120T000000Z-0001");
     }
 
+    @Test
+    void aDamagedIndexIsNamedAndLeftOutAndNeverPrunedWhileTheOtherSetsStayUsable() {
+        BackupSets sets = new BackupSets(new FolderStore(folder));
+        set(sets, "20261120T000000Z-0001", null, 7, true);
+        set(sets, "20261121T000000Z-0002", "20261120T000000Z-0001", 6, true);
+        set(sets, "20261122T000000Z-0003", null, 5, true);
+        set(sets, "20261123T000000Z-0004", null, 4, true);
+        sets.set("20261123T000000Z-0004").write(SetIndex.NAME, "{\"formatVersion\": 1, \"id\": ".getBytes()); // cut
+        sets.set("20261120T000000Z-0001").write(SetIndex.NAME, new byte[0]);
+
+        List<BackupSets.Listed> listed = sets.list();
+        assertThat(listed).extracting(BackupSets.Listed::damaged).containsExactly(true, false, false, true);
+        assertThat(listed.get(3).damage()).contains("20261123T000000Z-0004").contains("set.json")
+                .contains("not a backup set's index");
+        assertThat(listed.get(3).started()).isEqualTo("2026-11-23T00:00:00Z");
+        assertThat(sets.latest(null).id()).as("the newest set that can be read").isEqualTo("20261122T000000Z-0003");
+        assertThat(sets.expired(1, null, NOW)).as("a damaged set may be a kept set's base, or the newest")
+                .containsExactly("20261121T000000Z-0002");
+        assertThatThrownBy(() -> sets.chain("20261121T000000Z-0002")).isInstanceOf(BackupException.class)
+                .hasMessageContaining("20261120T000000Z-0001");
+    }
+
+    @Test
+    void anUnfinishedSetStartedWhenItsIdSays() {
+        BackupSets sets = new BackupSets(new FolderStore(folder));
+        sets.table("20261121T023005Z-00af", "T").prepare();
+        assertThat(sets.list().getFirst().started()).isEqualTo("2026-11-21T02:30:05Z");
+    }
+
+    @Test
+    void aPlaceWithNoSetNamesWhatItHoldsAndTheSetsNearby() {
+        BackupSets nightly = new BackupSets(new FolderStore(folder.resolve("backups").resolve("nightly")));
+        set(nightly, "20261120T000000Z-0001", null, 7, true);
+        set(nightly, "20261121T000000Z-0002", null, 6, true);
+
+        BackupSets mistyped = new BackupSets(new FolderStore(folder.resolve("backups").resolve("nighty")));
+        new FolderStore(folder.resolve("backups").resolve("nighty")).prepare();
+        assertThat(mistyped.list()).isEmpty();
+        assertThat(mistyped.elsewhere()).isEqualTo(new BackupSets.Elsewhere(0,
+                folder.resolve("backups").resolve("nightly").toString(), 2));
+
+        BackupSets parent = new BackupSets(new FolderStore(folder.resolve("backups")));
+        assertThat(parent.elsewhere()).as("a sub-folder that holds sets").isEqualTo(new BackupSets.Elsewhere(2,
+                folder.resolve("backups").resolve("nightly").toString(), 2));
+
+        BackupSets other = new BackupSets(new FolderStore(folder.resolve("exports")));
+        new FolderStore(folder.resolve("exports")).prepare();
+        new FolderStore(folder.resolve("exports")).write("manifest.json", new byte[] {1});
+        assertThat(other.elsewhere()).isEqualTo(new BackupSets.Elsewhere(1, null, 0));
+
+        assertThat(BackupSets.close("nightly", "Nightly")).isTrue();
+        assertThat(BackupSets.close("nightly", "nighty")).isTrue();
+        assertThat(BackupSets.close("nightly", "weekly")).isFalse();
+    }
+
     private static void set(BackupSets sets, String id, String base, int daysAgo, boolean complete) {
         set(sets, id, base, NOW.minusSeconds(daysAgo * 86_400L), complete);
     }

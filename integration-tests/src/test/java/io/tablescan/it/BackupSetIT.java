@@ -144,6 +144,81 @@ class BackupSetIT {
     }
 
     @Test
+    @Order(2)
+    void verifyFromSetCountsATableNoLongerInTheAccountAsADifferenceAndGoesOn() throws Exception {
+        Path place = temp.resolve("gone"); // set 0 with a table that the account no longer holds, listed first
+        copy(sets.resolve(ids.get(0)), place.resolve(ids.get(0)));
+        copy(place.resolve(ids.get(0)).resolve("bsetalpha"), place.resolve(ids.get(0)).resolve("bsetgone"));
+        SetIndex index = index(0);
+        List<SetIndex.Table> tables = new ArrayList<>();
+        SetIndex.Table alpha = index.table("bsetalpha");
+        tables.add(new SetIndex.Table("bsetgone", alpha.rows(), alpha.bytes(), alpha.files(), alpha.manifestSha256(),
+                null, null, null));
+        tables.addAll(index.tables());
+        Files.write(place.resolve(ids.get(0)).resolve(SetIndex.NAME), new SetIndex(index.formatVersion(), index.id(),
+                index.kind(), null, index.startTime(), index.endTime(), index.sourceAccount(), index.tablescanVersion(),
+                true, tables).toJson());
+
+        Cli.Run verify = Cli.run("verify", "--from-set", ids.get(0), "--from", place.toString(),
+                "--source-connection-string", cs());
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isEqualTo(7);
+        assertThat(verify.out()).contains("the live table bsetgone does not exist: all 67 rows of the set are "
+                + "missing from it").contains("table bsetgamma of backup set")
+                .contains("backup set " + ids.get(0) + ": 1 of 4 tables equal to the live tables"); // bsetalpha
+    }
+
+    @Test
+    @Order(2)
+    void aDamagedSetIsNamedAndLeftOutAndAMissingOrCutFileNamesItsSetAndTable() throws Exception {
+        Path place = temp.resolve("damaged"); // sets 0, 1 and 2 (2 builds on 1, 1 on 0)
+        copy(sets, place);
+        Files.write(place.resolve(ids.get(2)).resolve(SetIndex.NAME), "{\"formatVersion\": 1, \"id\":".getBytes());
+
+        Cli.Run list = Cli.run("backups", "list", "--from", place.toString());
+        assertThat(list.exitCode()).as(list.out() + list.err()).isZero();
+        assertThat(list.out()).containsPattern(ids.get(0) + ".*complete").containsPattern(ids.get(1) + ".*complete")
+                .containsPattern(ids.get(2) + ".*DAMAGED \\(its set.json cannot be read\\)").contains("3 sets in");
+        assertThat(list.err()).contains("warning: backup set " + ids.get(2) + " is damaged and left out: ")
+                .contains("not a backup set's index");
+        Cli.Run latest = Cli.run("restore", "--from", place.toString(), "--latest", "--dest-connection-string", cs(),
+                "--table-prefix", "rd", "--tables", "bsetbeta");
+        assertThat(latest.exitCode()).as(latest.out() + latest.err()).isZero();
+        assertThat(latest.out()).contains("restored 1 table of backup set " + ids.get(1));
+        assertThat(latest.err()).contains("backup set " + ids.get(2) + " is damaged");
+        assertThat(dump("rdbsetbeta")).isEqualTo(dumps.get(1).get("bsetbeta"));
+        Cli.Run prune = Cli.run("backups", "prune", "--from", place.toString(), "--keep-last", "1");
+        assertThat(prune.exitCode()).as(prune.out() + prune.err()).isZero();
+        assertThat(prune.out()).contains("kept " + ids.get(2) + ": damaged, never pruned").contains("0 sets deleted");
+
+        // a file the index promises is missing: the set is damaged (exit 1), not unknown (4); named by set and table
+        Files.delete(place.resolve(ids.get(1)).resolve("bsetbeta").resolve(Manifest.NAME));
+        Cli.assertOneLine(Cli.run("restore", "--from", place.toString(), "--set", ids.get(1), "--tables", "bsetbeta",
+                "--dest-connection-string", cs(), "--table-prefix", "rx"), 1, "backup set " + ids.get(1)
+                + ", table bsetbeta: no manifest.json in ");
+        delete(place.resolve(ids.get(1)).resolve("bsetgamma.keys"));
+        Cli.Run noKeys = Cli.run("restore", "--from", place.toString(), "--set", ids.get(1), "--tables", "bsetgamma",
+                "--dest-connection-string", cs(), "--table-prefix", "rx");
+        Cli.assertOneLine(noKeys, 1, "backup set " + ids.get(1) + ", key list of table bsetgamma: no manifest.json");
+        assertThat(noKeys.err()).contains("nothing was written");
+        Cli.Run verify = Cli.run("verify", "--from-set", ids.get(1), "--from", place.toString(),
+                "--source-connection-string", cs()); // bsetbeta's manifest and bsetgamma's key list are gone
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isEqualTo(1);
+        assertThat(verify.out()).contains("  NOT compared: backup set " + ids.get(1) + ", table bsetbeta: no "
+                + "manifest.json").contains("  NOT compared: backup set " + ids.get(1) + ", key list of table "
+                + "bsetgamma: no manifest.json").contains("backup set " + ids.get(1) + ": 1 of 3 tables equal");
+        Path part;
+        try (var files = Files.list(place.resolve(ids.get(0)).resolve("bsetalpha"))) {
+            part = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        byte[] data = Files.readAllBytes(part);
+        Files.write(part, java.util.Arrays.copyOf(data, data.length / 2));
+        Cli.assertOneLine(Cli.run("restore", "--from", place.toString(), "--set", ids.get(0), "--tables", "bsetalpha",
+                "--dest-connection-string", cs(), "--table-prefix", "rx"), 1, "backup set " + ids.get(0)
+                + ", table bsetalpha: " + part.getFileName() + " is not valid: ");
+        assertThat(LocalServices.store().tableExists("rxbsetalpha")).as("nothing was written").isFalse();
+    }
+
+    @Test
     @Order(3)
     void aRestoreIntoTablesThatHoldRowsIsRefusedAndWritesNothing() throws Exception {
         List<String> before = dump("r0bsetbeta");
@@ -213,6 +288,27 @@ class BackupSetIT {
         }
         dumps.add(dump);
         return run;
+    }
+
+    private static void copy(Path from, Path to) throws java.io.IOException {
+        try (var all = Files.walk(from)) {
+            for (Path path : all.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+
+    private static void delete(Path folder) throws java.io.IOException {
+        try (var all = Files.walk(folder)) {
+            for (Path path : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     private static Manifest manifest(String set, String export) throws Exception {

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * No Docker engine here, so this runs what the image runs: the Dockerfile's ENTRYPOINT and ENV with each role's
@@ -119,6 +120,57 @@ class ContainerEntrypointIT {
         }
     }
 
+    /**
+     * A local job in the image: its user (no home folder: {@code useradd --system} makes none) runs {@code count}
+     * through the ENTRYPOINT with the image's ENV, from {@code /} as there is no WORKDIR. The folder the image names
+     * in TABLESCAN_STATE_DIR is mapped to one of this test's, made and given to the image's user as the Dockerfile
+     * does; when this test runs as root, the command runs as that user's uid (setpriv), as in the container.
+     */
+    @Test
+    void aLocalJobRunsAsTheImagesUserWhoHasNoHomeFolder(@TempDir Path dir) throws Exception {
+        Image image = Image.read(Path.of("..", "Dockerfile"));
+        String stateDir = image.env().get("TABLESCAN_STATE_DIR");
+        assertThat(stateDir).as("the image's TABLESCAN_STATE_DIR").isNotBlank();
+        String volume = image.ownedFolders().stream().filter(stateDir::startsWith).findFirst().orElse(null);
+        assertThat(volume).as("a folder the Dockerfile gives to user " + image.user() + " holds " + stateDir).isNotNull();
+        Path mapped = Files.createDirectories(dir.resolve("image").resolve(volume.substring(1)));
+        boolean root = "root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/setpriv"));
+        if (root) {
+            Files.setAttribute(dir, "unix:uid", Integer.parseInt(image.user()));
+            Files.setAttribute(mapped, "unix:uid", Integer.parseInt(image.user()));
+            for (Path p = mapped.getParent(); !p.equals(dir); p = p.getParent()) {
+                Files.setAttribute(p, "unix:uid", Integer.parseInt(image.user()));
+            }
+        }
+        SampleTable.write(LocalServices.store(), "imagecount", SampleTable.rows(120), 4);
+
+        Map<String, String> env = new HashMap<>(image.env());
+        env.put("TABLESCAN_STATE_DIR", mapped + stateDir.substring(volume.length()));
+        // the user's home as useradd --system leaves it: named, never made (and /home is not theirs to write)
+        env.put("JAVA_TOOL_OPTIONS", env.get("JAVA_TOOL_OPTIONS") + " -Duser.home=/home/tablescan");
+        List<String> command = new ArrayList<>(image.command(List.of("count", "--source-connection-string",
+                LocalServices.azurite().connectionString(), "--source-table", "imagecount")));
+        if (root) {
+            command.addAll(0, List.of("/usr/bin/setpriv", "--reuid=" + image.user(), "--regid=" + image.user(),
+                    "--clear-groups"));
+        }
+        ProcessBuilder builder = new ProcessBuilder(command).directory(new java.io.File("/")).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("count.log").toFile());
+        builder.environment().clear();
+        builder.environment().put("PATH", "/usr/bin:/bin");
+        builder.environment().putAll(env);
+        Process count = builder.start();
+        assertThat(count.waitFor(3, TimeUnit.MINUTES)).as("count ends").isTrue();
+        String out = Files.readString(dir.resolve("count.log"));
+        System.out.print(out);
+        assertThat(count.exitValue()).as(out).isZero();
+        assertThat(out).contains("120 rows").doesNotContain("cannot use the state folder").doesNotContain("warning:");
+        try (var left = Files.list(mapped)) { // the job's state went when it ended
+            assertThat(left.flatMap(jobs -> { try { return Files.list(jobs); } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e); } }).toList()).isEmpty();
+        }
+    }
+
     /** Every metric the Grafana dashboard's queries name. */
     private static List<String> dashboardMetrics() throws IOException {
         var dashboard = new ObjectMapper().readTree(Path.of("..", "deploy", "grafana", "tablescan.json").toFile());
@@ -161,23 +213,39 @@ class ContainerEntrypointIT {
         }, timeout, () -> true);
     }
 
-    /** What the Dockerfile's final stage runs: its ENTRYPOINT and ENV, with the image's paths mapped to this build. */
-    record Image(List<String> entrypoint, Map<String, String> env) {
+    /**
+     * What the Dockerfile's final stage runs: its ENTRYPOINT, ENV and USER, and the folders its RUN lines give to
+     * that user ({@code chown UID PATH...}), with the image's paths mapped to this build.
+     */
+    record Image(List<String> entrypoint, Map<String, String> env, String user, List<String> ownedFolders) {
         private static final Pattern ENV = Pattern.compile("^ENV\\s+([A-Z_]+)=\"?(.*?)\"?$");
+        private static final Pattern CHOWN = Pattern.compile("chown\\s+(\\d+)((?:\\s+/[^\\s&;\\\\]+)+)");
 
         static Image read(Path dockerfile) throws IOException {
             List<String> entrypoint = null;
             Map<String, String> env = new HashMap<>();
-            for (String line : Files.readAllLines(dockerfile)) {
+            String user = null;
+            String text = Files.readString(dockerfile);
+            String stage = text.substring(text.lastIndexOf("\nFROM ")); // the final stage's lines only
+            for (String line : stage.replace("\\\n", " ").lines().toList()) {
                 Matcher m = ENV.matcher(line.trim());
                 if (m.matches()) {
                     env.put(m.group(1), m.group(2));
                 } else if (line.startsWith("ENTRYPOINT ")) {
                     entrypoint = List.of(new ObjectMapper().readValue(line.substring(11), String[].class));
+                } else if (line.startsWith("USER ")) {
+                    user = line.substring(5).trim();
                 }
             }
             assertThat(entrypoint).as("ENTRYPOINT").isNotNull();
-            return new Image(entrypoint, env);
+            List<String> owned = new ArrayList<>();
+            Matcher chown = CHOWN.matcher(stage.replace("\\\n", " "));
+            while (chown.find()) {
+                if (chown.group(1).equals(user)) {
+                    owned.addAll(List.of(chown.group(2).trim().split("\\s+")));
+                }
+            }
+            return new Image(entrypoint, env, user, owned);
         }
 
         List<String> command(List<String> args) {

@@ -31,4 +31,16 @@ class DockerfileTest {
         }
         assertThat(dockerfile).as("benchmarks stay out of the image").doesNotContain("COPY bench bench");
     }
+
+    /** The image's user has no home folder: local jobs keep their state in a folder the image gives that user. */
+    @Test
+    void theImagesUserCanKeepALocalJobsState() throws IOException {
+        var image = ContainerEntrypointIT.Image.read(Path.of("..", "Dockerfile"));
+        String stateDir = image.env().get("TABLESCAN_STATE_DIR");
+        assertThat(stateDir).as("TABLESCAN_STATE_DIR in the image").startsWith("/");
+        assertThat(image.user()).as("USER").matches("\\d+");
+        assertThat(image.ownedFolders()).as("folders chown'd to the image's user").anyMatch(stateDir::startsWith);
+        assertThat(Files.readString(Path.of("..", "Dockerfile"))).containsPattern("(?m)^VOLUME .*"
+                + Pattern.quote(image.ownedFolders().stream().filter(stateDir::startsWith).findFirst().orElseThrow()));
+    }
 }

@@ -45,15 +45,6 @@ public final class JobState implements AutoCloseable {
         this.props = props;
     }
 
-    /** The folder of all jobs' states: {@code option}, else $TABLESCAN_STATE_DIR, else ~/.tablescan/jobs. */
-    public static Path root(Path option, Map<String, String> env) {
-        if (option != null) {
-            return option;
-        }
-        String set = env.get(ENV);
-        return set != null && !set.isBlank() ? Path.of(set) : Path.of(System.getProperty("user.home"), ".tablescan", "jobs");
-    }
-
     /** A job's key: a hash of what defines it (so that no secret shows). */
     public static String key(String definition) {
         try {
@@ -101,7 +92,7 @@ public final class JobState implements AutoCloseable {
             return state;
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new RunSettingsException("cannot use the state folder " + dir + ": " + e.getMessage());
+            throw new RunSettingsException(StateRoots.cannotUse(root, e));
         } catch (java.nio.channels.OverlappingFileLockException e) {
             closeQuietly(channel);
             throw new RunSettingsException("this job is running already in this process (state " + dir + ")");

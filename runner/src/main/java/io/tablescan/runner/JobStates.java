@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 
-/** The local jobs' state folders under a root ({@link JobState#root}): listed and removed by `tablescan jobs`. */
+/** The local jobs' state folders under a root ({@link StateRoots}): listed and removed by `tablescan jobs`. */
 public final class JobStates {
     private JobStates() {}
 

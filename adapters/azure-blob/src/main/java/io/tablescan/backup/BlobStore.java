@@ -207,6 +207,24 @@ public final class BlobStore implements BackupStore {
         return new BlobStore(container, prefix + name);
     }
 
+    @Override
+    public BackupStore parent() {
+        if (prefix.isEmpty()) {
+            return null;
+        }
+        String up = prefix.substring(0, prefix.length() - 1);
+        return new BlobStore(container, up.contains("/") ? up.substring(0, up.lastIndexOf('/') + 1) : "");
+    }
+
+    @Override
+    public String leaf() {
+        if (prefix.isEmpty()) {
+            return null;
+        }
+        String up = prefix.substring(0, prefix.length() - 1);
+        return up.substring(up.lastIndexOf('/') + 1);
+    }
+
     /** One List Blobs by hierarchy under the prefix ("/" the delimiter); a missing container is empty. */
     @Override
     public java.util.List<String> list() {

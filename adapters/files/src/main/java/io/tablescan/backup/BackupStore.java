@@ -66,4 +66,14 @@ public interface BackupStore {
     default java.util.List<String> list() {
         throw new UnsupportedOperationException("this store cannot list its files");
     }
+
+    /** The folder (or prefix) that holds this one, to look for a place with a close name; null at the top. */
+    default BackupStore parent() {
+        return null;
+    }
+
+    /** This store's own name in its {@link #parent()}, without a trailing {@code /}; null at the top. */
+    default String leaf() {
+        return null;
+    }
 }

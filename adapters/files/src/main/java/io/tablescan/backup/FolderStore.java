@@ -198,6 +198,16 @@ public final class FolderStore implements BackupStore {
         return new FolderStore(folder.resolve(name));
     }
 
+    @Override
+    public BackupStore parent() {
+        return folder.getParent() == null ? null : new FolderStore(folder.getParent());
+    }
+
+    @Override
+    public String leaf() {
+        return folder.getFileName() == null ? null : folder.getFileName().toString();
+    }
+
     /** Hidden temporary files (a name starting with a dot) are not listed. */
     @Override
     public java.util.List<String> list() {
