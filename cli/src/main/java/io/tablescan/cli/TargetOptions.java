@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.copy.TopicSink;
 import io.tablescan.runtime.Namespace;
+import io.tablescan.runtime.ReservedTopics;
 import io.tablescan.schema.TableRef;
 import io.tablescan.sink.SinkPlugins;
 import io.tablescan.sink.SinkRefs;
@@ -107,6 +108,10 @@ final class TargetOptions {
                 throw new UserError(UserError.USAGE, "--to-topic must be a Kafka topic name: 1 to 249 letters, digits, "
                         + "'.', '_' and '-', not '.' or '..'");
             }
+            String refusal = ReservedTopics.refusalOfNamed(toTopic); // any namespace's, not only the scan's
+            if (refusal != null) {
+                throw new UserError(UserError.USAGE, "--to-topic " + toTopic + " " + refusal);
+            }
             return;
         }
         if (!NAME.matcher(sinkType).matches()) {
@@ -126,8 +131,8 @@ final class TargetOptions {
     }
 
     /**
-     * Checks --to-topic against the namespace the scan runs in: one of tablescan's own topics would receive rows
-     * in place of work items.
+     * Checks --to-topic against the namespace the scan runs in: any topic of it (a role added later, a private copy's),
+     * beyond the topics of every namespace that {@link #validate} refuses, would receive rows in place of work items.
      */
     void checkTopic(Namespace namespace) {
         for (Namespace own : List.of(namespace, Namespace.DEFAULT)) {

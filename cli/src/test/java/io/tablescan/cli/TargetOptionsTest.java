@@ -84,16 +84,27 @@ class TargetOptionsTest {
         }
         Cli.assertOneLine(Cli.run(with(COPY, "--to-topic", "rows")), UserError.USAGE,
                 "--to-topic needs --kafka HOST:PORT");
-        // One rule for copy and start: no topic of tablescan's namespace, today's roles or any other.
-        for (String topic : List.of("tablescan.entity-batches", "tablescan.scans", "tablescan.export-1",
-                "tablescan-ledger-scans-changelog", "tablescan-copy-0a1b2c3d.scan-events")) {
-            String line = "--to-topic " + topic + " is a topic of tablescan's own (namespace tablescan)";
+        // One rule for copy and start: no topic of tablescan's namespace, today's roles or any other; no work topic of
+        // any other namespace on the cluster; none of Kafka's internal topics.
+        Map<String, String> refused = Map.of("tablescan.entity-batches", "is a topic of tablescan's own (namespace "
+                + "tablescan)", "tablescan.scans", "is a topic of tablescan's own (namespace tablescan)",
+                "tablescan.export-1", "is a topic of tablescan's own (namespace tablescan)",
+                "tablescan-ledger-scans-changelog", "is a topic of tablescan's own (namespace tablescan)",
+                "tablescan-copy-0a1b2c3d.scan-events", "is a topic of tablescan's own (namespace tablescan-copy-0a1b2c3d)",
+                "team2.entity-batches", "is a topic of tablescan's own (namespace team2)",
+                "team2.export-scan-20261206-120000-abcd", "is a topic of tablescan's own (namespace team2)",
+                "__consumer_offsets", "is one of Kafka's internal topics: give a topic of your own",
+                "__transaction_state", "is one of Kafka's internal topics: give a topic of your own");
+        refused.forEach((topic, why) -> {
+            String line = "--to-topic " + topic + " " + why;
             Cli.assertOneLine(Cli.run(Map.of(), with(START, "--to-topic", topic)), UserError.USAGE, line);
             Cli.assertOneLine(Cli.run(Map.of(), with(COPY, "--to-topic", topic, "--kafka", "127.0.0.1:1")),
                     UserError.USAGE, line);
-        }
+        });
         Cli.assertOneLine(Cli.run(Map.of("TABLESCAN_NAMESPACE", "team"), with(COPY, "--to-topic", "team.scans",
                 "--kafka", "127.0.0.1:1")), UserError.USAGE, "--to-topic team.scans is a topic of tablescan's own");
+        Cli.assertOneLine(Cli.run(Map.of("TABLESCAN_NAMESPACE", "team"), with(START, "--to-topic", "team2.scan-control")),
+                UserError.USAGE, "--to-topic team2.scan-control is a topic of tablescan's own (namespace team2)");
     }
 
     @Test

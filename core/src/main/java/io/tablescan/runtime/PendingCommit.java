@@ -68,6 +68,34 @@ final class PendingCommit {
         outcomes.forEach(this::count);
     }
 
+    /**
+     * The records whose outputs include one of {@code refused} replaced by {@code parked}'s outcome of them, with
+     * that record's reason (see {@link RefusedRecords}); the scans' events counted anew. How many were parked.
+     */
+    int park(Map<ProducerRecord<byte[], byte[]>, Throwable> refused,
+            java.util.function.BiFunction<ItemProcessor.Outcome, Throwable, ItemProcessor.Outcome> parked) {
+        int count = 0;
+        for (int i = 0; i < outcomes.size(); i++) {
+            ItemProcessor.Outcome outcome = outcomes.get(i);
+            Throwable reason = outcome.records().stream().map(refused::get).filter(java.util.Objects::nonNull)
+                    .findFirst().orElse(null);
+            ItemProcessor.Outcome replaced = reason == null ? outcome : parked.apply(outcome, reason);
+            if (replaced != outcome) {
+                outcome.records().forEach(record -> {
+                    LocalChains.Link link = links.remove(record);
+                    if (link != null) {
+                        link.drop(); // not sent: its chain stops here
+                    }
+                });
+                outcomes.set(i, replaced);
+                count++;
+            }
+        }
+        events.clear();
+        outcomes.forEach(this::count);
+        return count;
+    }
+
     /** An outcome's contribution to its scan's event. */
     private void count(ItemProcessor.Outcome outcome) {
         if (outcome.scanId() == null) {

@@ -1,6 +1,7 @@
 package io.tablescan.runtime;
 
 import java.time.Duration;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.function.Function;
@@ -65,28 +66,45 @@ final class TransactionalOutput implements AutoCloseable {
     }
 
     /**
-     * One transaction: the records, then {@code offsets} committed for {@code group}. False when it failed and was
-     * aborted: nothing of it is committed, and the caller replays its work.
+     * What a transaction came to: committed, or aborted (nothing of it committed) with the records among it that the
+     * broker refused for good (see {@link RefusedRecords}), by identity, each with its reason.
      */
-    boolean commit(Records records, Map<TopicPartition, OffsetAndMetadata> offsets, Supplier<ConsumerGroupMetadata> group) {
+    record Result(boolean committed, Map<ProducerRecord<byte[], byte[]>, Throwable> refused) {
+        static final Result COMMITTED = new Result(true, Map.of());
+        static final Result ABORTED = new Result(false, Map.of());
+    }
+
+    /**
+     * One transaction: the records, then {@code offsets} committed for {@code group}. When it fails it is aborted:
+     * nothing of it is committed, and the caller replays its work, or parks the items of the records refused for good.
+     */
+    Result commit(Records records, Map<TopicPartition, OffsetAndMetadata> offsets, Supplier<ConsumerGroupMetadata> group) {
+        Map<ProducerRecord<byte[], byte[]>, Future<RecordMetadata>> sent = new IdentityHashMap<>();
         try {
             producer.beginTransaction();
-            records.sendTo(producer::send);
+            records.sendTo(record -> {
+                Future<RecordMetadata> future = producer.send(record);
+                sent.put(record, future);
+                return future;
+            });
             producer.sendOffsetsToTransaction(offsets, group.get());
             producer.commitTransaction();
-            return true;
+            return Result.COMMITTED;
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException e) {
             LOG.warn("{} worker: producer fenced or broken ({}), replacing it and replaying", worker, e.toString());
             replace();
-            return false;
+            return Result.ABORTED;
         } catch (KafkaException e) {
-            LOG.warn("{} worker: transaction failed ({}), replaying", worker, e.toString());
             try {
                 producer.abortTransaction();
             } catch (KafkaException abortFailure) {
                 replace();
             }
-            return false;
+            Map<ProducerRecord<byte[], byte[]>, Throwable> refused = RefusedRecords.of(sent); // after the abort: fewer in flight
+            if (refused.isEmpty()) {
+                LOG.warn("{} worker: transaction failed ({}), replaying", worker, e.toString());
+            }
+            return new Result(false, refused);
         }
     }
 

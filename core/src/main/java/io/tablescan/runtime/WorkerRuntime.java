@@ -341,9 +341,18 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 failedFlushes = 0;
             }
         }
-        if (!output.commit(pending.records(namespace.scanEvents(), serializer), offsets, consumer::groupMetadata)) {
-            rewind();
-            return;
+        TransactionalOutput.Result result;
+        while (!(result = output.commit(pending.records(namespace.scanEvents(), serializer), offsets,
+                consumer::groupMetadata)).committed()) {
+            // A record the broker refuses for good would be refused at every replay, holding every other item: its
+            // item is parked with the reason and the rest committed at once. Each round parks one item at least.
+            if (pending.park(result.refused(), (outcome, reason) -> outcome.parked(namespace, worker, reason)) == 0) {
+                rewind();
+                return;
+            }
+            meters.aborted();
+            LOG.warn("{} worker: parking the items whose records the broker refused for good ({} records; {})", worker,
+                    result.refused().size(), result.refused().values().iterator().next().getMessage());
         }
         partitions.committed(offsets);
         meters.committed(pending.outcomes());

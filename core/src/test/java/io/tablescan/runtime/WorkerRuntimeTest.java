@@ -165,6 +165,65 @@ class WorkerRuntimeTest {
         assertThat(onlyEvent().getRowsWritten()).isEqualTo(1);
     }
 
+    /**
+     * A producer whose sends to topic "refusing" fail as a broker fails a record larger than the topic's
+     * max.message.bytes: the record's future fails, and the transaction can then only be aborted.
+     */
+    final class RefusingProducer extends MockProducer<byte[], byte[]> {
+        RefusingProducer() {
+            super(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+        }
+
+        @Override
+        public void beginTransaction() {
+            commitTransactionException = null;
+            super.beginTransaction();
+        }
+
+        @Override
+        public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+                ProducerRecord<byte[], byte[]> record, org.apache.kafka.clients.producer.Callback callback) {
+            if (!record.topic().equals("refusing")) {
+                return super.send(record, callback);
+            }
+            RuntimeException refused = new org.apache.kafka.common.errors.RecordTooLargeException(
+                    "The request included a message larger than the max message size the server will accept.");
+            commitTransactionException = new KafkaException("Cannot execute transactional method because we are in "
+                    + "an error state", refused);
+            return java.util.concurrent.CompletableFuture.failedFuture(refused);
+        }
+    }
+
+    @Test
+    void anItemWhoseRecordTheBrokerRefusesForGoodIsParkedWithTheReasonAndTheOthersCommit() {
+        MockProducer<byte[], byte[]> refusing = new RefusingProducer();
+        AtomicInteger calls = new AtomicInteger();
+        ItemHandler<PrefixQuery> handler = handlerWithContext((item, context) -> {
+            String topic = calls.incrementAndGet() == 1 ? "refusing" : "rows";
+            context.publish(topic, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8), Map.of());
+            return new ItemHandler.Result(List.of(), 1, 1, 1);
+        });
+        RuntimeOptions options = RuntimeOptions.of("test", Namespace.DEFAULT, ItemKind.PREFIX_QUERY).withMaxInFlight(4)
+                .withItemThreads(ItemThreads.VIRTUAL).withSerdes(serializer, deserializer).withCancelled(id -> false, () -> { });
+
+        runWith(new WorkerRuntime<>(options, handler, consumer, () -> refusing), root(), root());
+
+        assertThat(calls).as("each item handled once, not replayed").hasValue(2);
+        List<ProducerRecord<byte[], byte[]>> committed = refusing.history();
+        assertThat(committed).filteredOn(r -> r.topic().equals("rows")).hasSize(1);
+        assertThat(committed).filteredOn(r -> r.topic().equals(Namespace.DEFAULT.deadLetters())).singleElement()
+                .satisfies(letter -> assertThat(DeadLetters.header(letter.headers(), DeadLetters.ERROR_MESSAGE))
+                        .contains("topic refusing refused a record of 1 bytes").contains("max.message.bytes"));
+        List<ScanEvent> events = committed.stream().filter(r -> r.topic().equals(Namespace.DEFAULT.scanEvents()))
+                .map(r -> (ScanEvent) deserializer.deserialize(r.topic(), r.value())).toList();
+        assertThat(events.stream().mapToInt(e -> e.getFailed().getPrefixQueries()).sum()).isEqualTo(1);
+        assertThat(events.stream().mapToInt(e -> e.getDone().getPrefixQueries()).sum()).isEqualTo(1);
+        assertThat(events.stream().mapToLong(ScanEvent::getRowsWritten).sum()).as("the parked item's row not counted")
+                .isEqualTo(1);
+        assertThat(refusing.consumerGroupOffsetsHistory()).last().satisfies(offsets ->
+                assertThat(offsets.values().iterator().next().get(INPUT).offset()).isEqualTo(2));
+    }
+
     @Test
     void aFailedItemsPublishedRecordsAreNotSent() {
         runWith(runtime(publishing(true)), root());

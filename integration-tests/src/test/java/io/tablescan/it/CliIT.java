@@ -56,6 +56,23 @@ class CliIT {
                 "def", "--kafka", "kafka.invalid:9092"), 3, "cannot reach Kafka"); // a closed port is waited for:
         assertOneLine(run("start", "--kafka", "kafka.invalid:9092", "--source-account", // see StartTogetherIT
                 "a", "--source-table", "abc", "--dest-account", "b", "--dest-table", "def"), 3, "cannot reach Kafka");
+        // A topic no rows may go to, on a broker that is up: Kafka's own, another namespace's work topic.
+        String kafka = LocalServices.broker().bootstrapServers();
+        assertOneLine(run("copy", "--source-connection-string", azurite, "--source-table", "present", "--to-topic",
+                "__consumer_offsets", "--kafka", kafka), 2, "--to-topic __consumer_offsets is one of Kafka's internal topics");
+        assertOneLine(run("start", "--kafka", kafka, "--source-account", "a", "--source-table", "present",
+                "--to-topic", "__transaction_state"), 2, "--to-topic __transaction_state is one of Kafka's internal topics");
+        for (String[] command : new String[][] {{"copy", "--source-connection-string", azurite, "--kafka", kafka},
+            {"start", "--kafka", kafka, "--source-account", "a"}}) {
+            assertOneLine(run(SelectionIT.with(command, "--source-table", "present", "--to-topic", "team2.entity-batches")),
+                    2, "--to-topic team2.entity-batches is a topic of tablescan's own (namespace team2)");
+        }
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.<String, Object>of("bootstrap.servers", kafka))) {
+            assertThat(admin.listTopics().names().get()).as("nothing made for a refused topic")
+                    .doesNotContain("team2.entity-batches");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
         assertOneLine(run("copy", "--source-table", "abc"), 2, "give where the rows go: --dest-table TABLE, --to-topic NAME or --sink TYPE");
         String wrongKey = azurite.replaceAll("AccountKey=[^;]+",
                 "AccountKey=" + java.util.Base64.getEncoder().encodeToString(new byte[64]));

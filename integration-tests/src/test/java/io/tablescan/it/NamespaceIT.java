@@ -2,8 +2,10 @@ package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.RestTableReader;
 import io.tablescan.cli.Cli;
 import io.tablescan.cli.SampleTable;
+import io.tablescan.cli.ScanSpecs;
 import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runner.LocalPipeline;
@@ -15,6 +17,9 @@ import io.tablescan.runtime.Topics;
 import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.schema.PrefixQuery;
 import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.ScanState;
+import io.tablescan.schema.TableRef;
+import io.tablescan.spi.SinkRef;
 import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
@@ -28,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -97,6 +103,47 @@ class NamespaceIT {
             assertThat(records(KAFKA, KAFKA.namespace().deadLetters())).as("items parked by the cluster's workers")
                     .isEqualTo(parked);
         }
+    }
+
+    /**
+     * A scan whose topic refuses every row (its max.message.bytes is below a row's record) and another scan on the
+     * same copy-workers: the refused records' items are parked in the dead-letter topic with the reason and that
+     * scan ends with failures, while the other completes exactly. The workers used to abort and replay their
+     * transaction forever, and every scan they served stood still.
+     */
+    @Test
+    void aTopicThatRefusesTheRowsParksItsScansItemsWhileAnotherScanOnTheSameWorkersCompletes() throws Exception {
+        SampleTable.write(STORE, "nsrefusedsource", SampleTable.rows(600), 8);
+        SampleTable.write(STORE, "nsbesidesource", SampleTable.rows(1_500), 8);
+        KafkaSettings team = KAFKA.withNamespace(Namespace.of("nsit-team-r"));
+        String topic = "nsit-small-rows";
+        try (Admin admin = Admin.create(KAFKA.admin())) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1).configs(Map.of("max.message.bytes", "100"))))
+                    .all().get();
+        }
+        ScanSpec refused = ScanSpecs.copy().from(new TableRef("src", "nsrefusedsource")).pageSize(100)
+                .sink(new SinkRef("topic", null, topic, Map.of())).build();
+        ScanSpec beside = LedgerIT.spec("nsbesidesource", "nsbesidecopy", 100);
+        try (LocalPipeline pipeline = LocalPipeline.start(clusterWorkers(team))) {
+            ScanStarter.start(team, refused);
+            ScanStarter.start(team, beside);
+
+            ScanTotals other = ScanAwait.ended(team, beside.getScanId(), Duration.ofMinutes(2));
+            assertThat(other.state()).isEqualTo(ScanState.COMPLETED);
+            assertThat(other.rowsWritten()).isEqualTo(1_500);
+            RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
+            assertThat(TableComparer.compare(rest, "nsbesidesource", rest, "nsbesidecopy").equal()).isTrue();
+
+            ScanTotals parked = ScanAwait.ended(team, refused.getScanId(), Duration.ofMinutes(2));
+            assertThat(parked.state()).isEqualTo(ScanState.COMPLETED_WITH_FAILURES);
+            assertThat(parked.rowsRead()).isEqualTo(600);
+            assertThat(parked.rowsWritten()).isZero();
+            assertThat(parked.itemsFailed()).isPositive();
+            assertThat(parked.errors()).anyMatch(e -> e.contains("topic " + topic + " refused a record")
+                    && e.contains("max.message.bytes"));
+            assertThat(deadLetters(team, refused.getScanId())).as("items parked").isEqualTo(parked.itemsFailed());
+        }
+        assertThat(records(KAFKA, topic)).as("records a read_committed reader sees").isZero();
     }
 
     static long records(KafkaSettings kafka, String topic) {

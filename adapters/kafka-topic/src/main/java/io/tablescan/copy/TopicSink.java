@@ -2,6 +2,7 @@ package io.tablescan.copy;
 
 import io.tablescan.azure.RowJson;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.ReservedTopics;
 import io.tablescan.runtime.Topics;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.RowSink;
@@ -139,8 +140,9 @@ public final class TopicSink implements RowSink {
             } catch (InvalidTopicException e) {
                 throw SinkException.permanent("not a Kafka topic name: " + e.getMessage());
             }
-            if (kafka.namespace().topics().contains(topic)) { // rows in a work-item topic would be poison there
-                throw SinkException.permanent("topic " + topic + " is one of tablescan's own");
+            String refusal = ReservedTopics.refusal(topic); // for a spec seeded by another client than the CLI
+            if (refusal != null) { // Kafka's internal topics; work-item topics of any namespace, where rows are poison
+                throw SinkException.permanent("topic " + topic + " " + refusal);
             }
             String key = context.ref().options().get(KEY_OPTION);
             if (key != null && !key.equals(BY_PARTITION)) {

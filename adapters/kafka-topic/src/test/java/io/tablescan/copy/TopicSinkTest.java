@@ -57,11 +57,17 @@ class TopicSinkTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "a b", "..", "tablescan.entity-batches", "tablescan.dead-letters"})
-    void aTargetThatIsNoTopicOrOneOfTablescansOwnFailsPermanently(String topic) {
+    @ValueSource(strings = {"", "a b", "..", "tablescan.entity-batches", "tablescan.dead-letters",
+        "team2.entity-batches", "team2-ledger-scans-changelog", "__consumer_offsets", "__transaction_state"})
+    void aTargetThatIsNoTopicOrOneOfTablescansOrKafkasOwnFailsPermanently(String topic) {
         assertThat(Namespace.DEFAULT.topics()).contains("tablescan.entity-batches");
         assertThatThrownBy(() -> new TopicSink.Provider(KAFKA).create(context(topic)))
                 .isInstanceOfSatisfying(SinkException.class, e -> assertThat(e.isTransient()).isFalse());
+    }
+
+    @Test
+    void anExportsOwnTopicIsOneItPublishesTo() {
+        assertThat(new TopicSink.Provider(KAFKA).create(context("tablescan.export-scan-20261206-120000-abcd"))).isNotNull();
     }
 
     @Test
