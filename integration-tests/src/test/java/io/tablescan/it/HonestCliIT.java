@@ -15,6 +15,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,6 +101,22 @@ class HonestCliIT {
                 assertOneLine(run(command, "scan-20260101-000000-abcd", "--kafka", fresh.bootstrapServers()), 4,
                         "no scan scan-20260101-000000-abcd: this Kafka cluster has no scans at all");
             }
+
+            // Scans in another namespace (a mistyped TABLESCAN_NAMESPACE): named, not "no scans at all". A private
+            // copy's namespace ends with its command and is not named.
+            try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", fresh.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic("team2.scans", 1, (short) 1),
+                        new NewTopic("team2-copy-0a1b2c3d.scans", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            Cli.Run list = run("status", "--kafka", fresh.bootstrapServers());
+            assertThat(list.exitCode()).as(list.out() + list.err()).isZero();
+            assertThat(list.out().strip()).isEqualTo("no scans in namespace tablescan; scans are in namespace team2 "
+                    + "(TABLESCAN_NAMESPACE picks one)");
+            assertOneLine(run("status", "scan-20260101-000000-abcd", "--kafka", fresh.bootstrapServers()), 4,
+                    "no scan scan-20260101-000000-abcd: this namespace has no scans; scans are in namespace team2 "
+                            + "(TABLESCAN_NAMESPACE picks one)");
         }
     }
 
