@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
  * source checkout before Java starts. Reaching this class means the jar was run without the script.
  */
 @Command(name = "test", mixinStandardHelpOptions = true,
-        description = "Runs the whole test suite (./mvnw verify) with a real Kafka broker and Azurite, about 13 minutes "
-                + "on a 2-core machine. Handled by the ./tablescan script in a source checkout; extra arguments go to Maven.")
+        description = "Runs the whole test suite (./mvnw verify) with a real Kafka broker and Azurite (how long it takes: "
+                + "see the README). Handled by the ./tablescan script in a source checkout; extra arguments go to Maven.")
 final class TestCommand implements Callable<Integer> {
     @Override
     public Integer call() {
