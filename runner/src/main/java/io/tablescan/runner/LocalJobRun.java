@@ -42,6 +42,7 @@ final class LocalJobRun {
                 KilledTransactions.settle(kafka); // before any worker reads what the killed run wrote
                 Timeline.mark("transactions");
             } else {
+                state.startedOver().ifPresent(options.view()::resuming);
                 spec = prepare.apply(kafka);
                 state.starting(spec);
                 run = run.withSeeder(options.seeder().then(state::seeded));
