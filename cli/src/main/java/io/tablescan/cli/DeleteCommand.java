@@ -42,6 +42,9 @@ import picocli.CommandLine.Option;
                 + "with no failures.")
 final class DeleteCommand implements Callable<Integer> {
     @Mixin
+    JsonOutput output = new JsonOutput();
+
+    @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
     @Option(names = "--source-table", required = true, paramLabel = "TABLE",
@@ -66,7 +69,11 @@ final class DeleteCommand implements Callable<Integer> {
     StateOptions state = new StateOptions();
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.around(this::execute);
+    }
+
+    private Integer execute() {
         Checks.tableName("--source-table", sourceTable);
         Job job = choice.job(scan, "delete");
         Checks.bootstrapServers(kafka);

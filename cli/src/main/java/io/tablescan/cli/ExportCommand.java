@@ -41,6 +41,9 @@ import picocli.CommandLine.Option;
                 + "counts and SHA-256, written last. Exit 0 only if the scan completes and every file is written.")
 final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
+    JsonOutput output = new JsonOutput();
+
+    @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
     @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to export; it "
@@ -64,11 +67,16 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     InProcessOption where = new InProcessOption();
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.around(this::execute);
+    }
+
+    private Integer execute() {
         Checks.tableName("--source-table", sourceTable);
         scan.validate();
         Checks.bootstrapServers(kafka);
         BackupStore target = to.open(env);
+        output.target(target.describe()); // the files, not the topic that stages them
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");

@@ -88,6 +88,7 @@ final class ScanSummary implements Summary {
 
     /** Prints the summary, its job's (see {@link Job#summary}); returns the exit code. */
     int print(ScanTotals t) {
+        JsonOutput.summarized(t);
         return (t.spec() == null ? Jobs.named(CopyJob.NAME) : Jobs.of(t.spec())).summary(t, this);
     }
 

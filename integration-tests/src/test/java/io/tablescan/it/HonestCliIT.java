@@ -92,6 +92,17 @@ class HonestCliIT {
                 "warnfresh");
         assertThat(fresh.exitCode()).as(fresh.out() + fresh.err()).isZero();
         assertThat(fresh.err()).doesNotContain("already holds rows");
+
+        // --json: the result alone on stdout, one JSON object with the figures another client confirms; the
+        // summary for people on stderr.
+        Cli.Run json = run("copy", "--source-connection-string", cs, "--source-table", "warnsource", "--dest-table",
+                "warnjson", "--json");
+        assertThat(json.exitCode()).as(json.out() + json.err()).isZero();
+        assertThat(json.printed()).singleElement().asString().startsWith("{\"scanId\":\"scan-")
+                .contains("\"job\":\"copy\"", "\"state\":\"COMPLETED\"", "\"rowsRead\":200",
+                        "\"rowsWritten\":200", "\"exitCode\":0}");
+        assertThat(json.err()).contains("rows written:  200");
+        assertThat(TableComparer.compare(store, "warnsource", store, "warnjson").destinationRows()).isEqualTo(200);
     }
 
     @Test
