@@ -16,5 +16,8 @@ class LauncherLinesTest {
                 .filteredOn(line -> line.matches("\\s*(echo|printf)\\b.*")) // a line printed, not a comment
                 .as("lines of the launcher that print about the class cache without TABLESCAN_DEBUG").isEmpty();
         assertThat(Files.readString(launcher)).contains("debug() { if [ -n \"${TABLESCAN_DEBUG:-}\" ]; then echo");
+        // The JVM's own line when a run that records the class cache exits ("AOTConfiguration recorded: ...").
+        assertThat(Files.readString(launcher)).contains("[ -n \"${TABLESCAN_DEBUG:-}\" ] || FAST_START+=("
+                + "-XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput)");
     }
 }
