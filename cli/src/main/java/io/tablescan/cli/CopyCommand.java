@@ -30,6 +30,9 @@ import picocli.CommandLine.Option;
                 + "the scan completes with no failures.")
 final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
+    JsonOutput output = new JsonOutput();
+
+    @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
     @Option(names = "--source-table", required = true, paramLabel = "TABLE",
@@ -85,7 +88,11 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
     java.nio.file.Path report;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.around(this::execute);
+    }
+
+    private Integer execute() {
         Checks.tableName("--source-table", sourceTable);
         target.validate();
         scan.validate();

@@ -16,7 +16,9 @@ import java.io.Console;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -39,6 +41,9 @@ import picocli.CommandLine.Option;
                 + "read (a row written since is kept and counted as skipped). Exit 0 only if the scan completes "
                 + "with no failures.")
 final class DeleteCommand implements Callable<Integer> {
+    @Mixin
+    JsonOutput output = new JsonOutput();
+
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
@@ -64,7 +69,11 @@ final class DeleteCommand implements Callable<Integer> {
     StateOptions state = new StateOptions();
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.around(this::execute);
+    }
+
+    private Integer execute() {
         Checks.tableName("--source-table", sourceTable);
         Job job = choice.job(scan, "delete");
         Checks.bootstrapServers(kafka);
@@ -76,7 +85,7 @@ final class DeleteCommand implements Callable<Integer> {
             Checks.kafkaReachable(cluster);
         }
         String sourceName = sourceAccount.name();
-        choice.confirm(sourceName, sourceTable);
+        choice.confirm(sourceName, sourceTable, scan);
         Accounts accounts = new Accounts(name -> null).register(sourceName, source);
         ScanSpec spec = scan.applyTo(ScanSpecs.of(job, choice.options(scan)).from(new TableRef(sourceName,
                 sourceTable))).build();
@@ -144,8 +153,11 @@ final class DeleteCommand implements Callable<Integer> {
             return options;
         }
 
-        /** Unless a dry run or --yes: a terminal asks to type the table's name; without one, refused. */
-        void confirm(String account, String table) {
+        /**
+         * Unless a dry run or --yes: a terminal asks to type the table's name, saying which rows go (its selection);
+         * without one, refused.
+         */
+        void confirm(String account, String table, ScanOptions scan) {
             if (dryRun || yes) {
                 return;
             }
@@ -154,11 +166,31 @@ final class DeleteCommand implements Callable<Integer> {
                 throw new UserError(UserError.USAGE, "delete deletes rows for good: pass --yes to confirm without a "
                         + "terminal (or --dry-run to count them)");
             }
-            String typed = console.readLine("This deletes %s of %s/%s. Type the table name to go on: ",
-                    all ? "every row" : "the rows selected", account, table);
+            String typed = console.readLine("%s", prompt(account, table, scan));
             if (typed == null || !typed.trim().equals(table)) {
                 throw new UserError(UserError.USAGE, "not confirmed: nothing was deleted");
             }
+        }
+
+        /**
+         * The confirmation's question: which rows of which table, as the selection reads after --older-than joined
+         * the filter. Counting them would read the whole selection: --dry-run does that.
+         */
+        String prompt(String account, String table, ScanOptions scan) {
+            List<String> parts = new ArrayList<>();
+            if (scan.filter != null) {
+                parts.add("filter " + scan.filter);
+            }
+            String partitions = options(scan).get(DeleteJob.PARTITIONS);
+            if (partitions != null) {
+                parts.add("partitions " + partitions);
+            }
+            if (scan.since != null) {
+                parts.add("written since " + DateTimeFormatter.ISO_INSTANT.format(scan.since));
+            }
+            String rows = parts.isEmpty() ? "every row of " + account + "/" + table
+                    : "the rows of " + account + "/" + table + " selected by " + String.join("; ", parts);
+            return "This deletes " + rows + " (--dry-run counts them first). Type the table name to go on: ";
         }
 
         /** 30d, 12h, 90m before now, or a time as --since takes it. */

@@ -41,6 +41,9 @@ import picocli.CommandLine.Option;
                 + "counts and SHA-256, written last. Exit 0 only if the scan completes and every file is written.")
 final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
+    JsonOutput output = new JsonOutput();
+
+    @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
     @Option(names = "--source-table", required = true, paramLabel = "TABLE", description = "The table to export; it "
@@ -64,11 +67,16 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     InProcessOption where = new InProcessOption();
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.around(this::execute);
+    }
+
+    private Integer execute() {
         Checks.tableName("--source-table", sourceTable);
         scan.validate();
         Checks.bootstrapServers(kafka);
         BackupStore target = to.open(env);
+        output.target(target.describe()); // the files, not the topic that stages them
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");
@@ -152,12 +160,12 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         try {
             System.out.println("writing the data files to " + target.describe() + "...");
             java.util.concurrent.atomic.AtomicLong lastLine = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
-            Eta eta = Eta.from(0);
+            long filesStart = System.nanoTime();
             manifest = ExportFiles.write(kafka, topic, totals, target, runId, accountName, written -> {
                 long last = lastLine.get(); // called by each partition's reader: one line every 5 s, as copy's
                 if (System.nanoTime() - last >= 5_000_000_000L && lastLine.compareAndSet(last, System.nanoTime())) {
                     System.out.printf("  %,d of %,d rows in files%s%n", written, totals.rowsRead(),
-                            eta.suffix(written, totals.rowsRead()));
+                            filesLeft(written, totals.rowsRead(), System.nanoTime() - filesStart));
                 }
             });
         } catch (BackupException e) {
@@ -170,6 +178,19 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
                 ProgressPrinter.plural(files.size(), "file"), String.format("%,d bytes", bytes), target.describe(),
                 (System.nanoTime() - started) / 1e9);
         return 0;
+    }
+
+    /**
+     * ", about 1:05 left" for the files stage, at its average rate since it began (none in its first 5 s): its readers
+     * write in bursts (a file closed, a block uploaded), and the rate of the last seconds made the time left jump
+     * from 0:20 to 5:18 and back.
+     */
+    static String filesLeft(long written, long total, long elapsedNanos) {
+        if (written <= 0 || written >= total || elapsedNanos < 5_000_000_000L) {
+            return "";
+        }
+        long leftMillis = (long) Math.ceil((total - written) * (elapsedNanos / 1e6) / written);
+        return ", about " + ProgressPrinter.clock(leftMillis + 999) + " left";
     }
 
     /** The manifest's source account: the alias, or the AccountName a connection string names (never its key). */

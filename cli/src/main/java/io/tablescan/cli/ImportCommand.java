@@ -34,6 +34,9 @@ import picocli.CommandLine.Option;
         description = "Restores an export (a folder or a Blob container with manifest.json) into a table, created if "
                 + "missing. Checks every file's SHA-256 and rows first: a bad export writes nothing.")
 final class ImportCommand extends TablescanCommand.ReadsEnvironment {
+    @Mixin
+    JsonOutput output = new JsonOutput();
+
     /** Files checked at once: reading and hashing them is I/O and one core each. */
     private static final int CHECKERS = 4;
 
@@ -70,7 +73,11 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
     Long maxWriteRate;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.around(this::execute);
+    }
+
+    private Integer execute() {
         Checks.tableName("--dest-table", destTable);
         if (maxWriteRate != null && maxWriteRate < 1) {
             throw new UserError(UserError.USAGE, "--max-write-rate must be at least 1 row per second");

@@ -49,7 +49,8 @@ final class JobsCommand extends TablescanCommand.ReadsEnvironment {
         for (JobStates.Entry job : jobs) {
             System.out.printf("%-16s  %-7s  %-40s  %-16s  %,14d  %10s%s%n", job.key(), job.job(), job.tables(),
                     job.started() == null ? "-" : WHEN.format(job.started()), job.rows(), size(job.bytes()),
-                    job.running() ? "  (running)" : "");
+                    job.running() ? "  (running)" : job.seeded() ? "" : "  (stopped before its scan was seeded: "
+                            + "a rerun starts it over)");
         }
         return 0;
     }

@@ -88,6 +88,7 @@ final class ScanSummary implements Summary {
 
     /** Prints the summary, its job's (see {@link Job#summary}); returns the exit code. */
     int print(ScanTotals t) {
+        JsonOutput.summarized(t);
         return (t.spec() == null ? Jobs.named(CopyJob.NAME) : Jobs.of(t.spec())).summary(t, this);
     }
 
@@ -98,7 +99,7 @@ final class ScanSummary implements Summary {
 
     @Override
     public void head(ScanTotals t) {
-        out.printf("scan %s %s%n", t.scanId(), describe(t));
+        out.printf("scan %s %s%n", t.scanId(), describe(t, options.hints().inProcess()));
     }
 
     /** The source as a line names it: account/table, or for an import the export it reads. */
@@ -138,7 +139,10 @@ final class ScanSummary implements Summary {
         if (t.spec() == null || options.fromFiles() || !options.nextSince() || !t.complete()) {
             return;
         }
-        if (t.state() == ScanState.COMPLETED && t.itemsFailed() == 0) {
+        if (t.state() == ScanState.CANCELLED) { // a cancelled scan is not retried: only a new one completes
+            out.println("  next --since:  none: the scan was cancelled; " + (options.hints().inProcess()
+                    ? "run the same command again" : "start it again") + ": the run that completes prints it");
+        } else if (t.state() == ScanState.COMPLETED && t.itemsFailed() == 0) {
             out.printf("  next --since:  %s (for an incremental copy: this scan's start less %d minutes)%n",
                     nextSince(t.spec()), SINCE_OVERLAP.toMinutes());
         } else {
@@ -225,6 +229,10 @@ final class ScanSummary implements Summary {
                     + "(rows already copied are rewritten, not duplicated)";
         }
         String failures = "`tablescan failures " + id + " --kafka " + kafka + "`";
+        if (t.state() == ScanState.CANCELLED) { // retry refuses a cancelled scan
+            return failed + " are parked: see " + failures + "; the scan was cancelled, so they cannot be retried: "
+                    + "after fixing the cause, start the scan again";
+        }
         String retry = "`tablescan retry " + id + " --kafka " + kafka + " --wait`";
         return failed + " are parked: see " + failures + ", then after fixing the cause " + retry;
     }
@@ -241,6 +249,14 @@ final class ScanSummary implements Summary {
     }
 
     static String describe(ScanTotals t) {
+        return describe(t, false);
+    }
+
+    /**
+     * The scan's state in words; a scan still running is "still running" where a cluster's workers go on with it,
+     * and did not complete where it ran in a process that has stopped ({@code inProcess}).
+     */
+    static String describe(ScanTotals t, boolean inProcess) {
         if (!t.started()) {
             return "is unknown to the ledger";
         }
@@ -248,7 +264,8 @@ final class ScanSummary implements Summary {
             case COMPLETED -> "completed";
             case COMPLETED_WITH_FAILURES -> "completed with " + plural(t.itemsFailed(), "failed item");
             case CANCELLED -> "was cancelled" + (t.openItems() > 0 ? " (" + plural(t.openItems(), "item") + " still draining)" : "");
-            case RUNNING -> "did NOT complete (" + plural(t.openItems(), "open item") + ")";
+            case RUNNING -> (inProcess ? "did NOT complete (" : "is still running (")
+                    + plural(t.openItems(), "open item") + ")";
         };
     }
 

@@ -164,7 +164,7 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
             Checks.warnIfHoldsRows(Checks.account(local, destAccount), target.destTable, System.err);
         }
         if (delete) {
-            deleting.confirm(sourceAccount, sourceTable);
+            deleting.confirm(sourceAccount, sourceTable, scan);
         }
         ensureTopics(settings, env);
         var spec = sourceOnly != null ? scan.applyTo(ScanSpecs.of(job, delete ? deleting.options(scan) : Map.of())

@@ -53,7 +53,13 @@ final class StatusCommand implements Callable<Integer> {
         KafkaSettings kafka = cluster.settings();
         try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
             if (scanId == null) {
-                table(reader.all());
+                List<ScanTotals> all = reader.all();
+                if (all.isEmpty()) {
+                    System.out.println("no scans in namespace " + kafka.namespace().name()
+                            + elsewhere(reader.otherNamespaces()));
+                    return 0;
+                }
+                table(all);
                 return 0;
             }
             ProgressPrinter printer = new ProgressPrinter(System.out)
@@ -118,13 +124,21 @@ final class StatusCommand implements Callable<Integer> {
             t = reader.latest(scanId);
         } catch (ScanStatusReader.NoLedgerTopicException e) {
             // A fresh cluster, or the wrong one: no scan has ever been started there, so this id is unknown.
-            throw new UserError(UserError.NOT_FOUND, "no scan " + shown + ": this Kafka cluster has no scans at all "
-                    + "(wrong --kafka, or no scan started yet)");
+            List<String> others = reader.otherNamespaces();
+            throw new UserError(UserError.NOT_FOUND, "no scan " + shown + (others.isEmpty()
+                    ? ": this Kafka cluster has no scans at all (wrong --kafka, or no scan started yet)"
+                    : ": this namespace has no scans" + elsewhere(others)));
         }
         if (!t.started()) {
             throw new UserError(UserError.NOT_FOUND, "no scan " + shown + " in the ledger (wrong id, or no ledger running?)");
         }
         return t;
+    }
+
+    /** "; scans are in namespace(s) a, b (TABLESCAN_NAMESPACE picks one)", or nothing when no other has any. */
+    static String elsewhere(List<String> others) {
+        return others.isEmpty() ? "" : "; scans are in namespace" + (others.size() > 1 ? "s " : " ")
+                + String.join(", ", others) + " (" + io.tablescan.runtime.Namespace.VARIABLE + " picks one)";
     }
 
     /** A capped or throttled scan's caps now beside its rate. */
@@ -141,10 +155,6 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     private void table(List<ScanTotals> scans) {
-        if (scans.isEmpty()) {
-            System.out.println("no scans in the ledger");
-            return;
-        }
         System.out.printf("%-36s  %-23s  %-19s  %12s  %9s  %6s  %6s  %s%n", "SCAN", "STATE", "STARTED", "ROWS", "ROWS/S",
                 "OPEN", "FAILED", "SOURCE -> DESTINATION");
         for (ScanTotals t : scans.subList(0, Math.min(limit, scans.size()))) {

@@ -28,12 +28,31 @@ public final class TablescanCommand {
         main(args, () -> commandLine(System.getenv(), args));
     }
 
+    static final String BROKER_LOG_LEVEL = "TABLESCAN_BROKER_LOG_LEVEL";
+
+    /**
+     * The level of the embedded broker's own loggers (tablescan-loggers.xml): the `broker` command is that broker,
+     * and shows its errors; every other command that starts one in-process keeps its expected noise out of the
+     * command's output (a fault reaches the command through the clients, which still log). Set explicitly with
+     * TABLESCAN_BROKER_LOG_LEVEL, or with TABLESCAN_KAFKA_LOG_LEVEL for the clients and the broker at once.
+     */
+    static String brokerLogLevel(String[] args, Map<String, String> env) {
+        for (String variable : List.of(BROKER_LOG_LEVEL, "TABLESCAN_KAFKA_LOG_LEVEL")) {
+            String value = env.get(variable);
+            if (value != null && !value.isBlank()) {
+                return value.strip();
+            }
+        }
+        return args.length > 0 && args[0].equals("broker") ? "ERROR" : "OFF";
+    }
+
     /** Runs one command of {@code tree}: the bench jar's main passes this tree with its real bench command. */
     public static void main(String[] args, Supplier<CommandLine> tree) {
         // Workers and the broker are services: they log what they do. The other commands print their own output.
         boolean service = args.length > 0 && Set.of("worker", "ledger", "broker").contains(args[0]);
         String level = System.getenv("TABLESCAN_LOG_LEVEL");
         System.setProperty("TABLESCAN_LOG_LEVEL", level != null ? level : service ? "INFO" : "WARN");
+        System.setProperty(BROKER_LOG_LEVEL, brokerLogLevel(args, System.getenv()));
         String format = System.getenv().getOrDefault("TABLESCAN_LOG_FORMAT", "text").trim();
         if (format.equalsIgnoreCase("json")) {
             System.setProperty("logback.configurationFile", "logback-json.xml"); // before the first logger

@@ -31,6 +31,9 @@ import picocli.CommandLine.Option;
                 + "7 if they differ.")
 final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
+    JsonOutput output = new JsonOutput();
+
+    @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
     @Option(names = "--source-table", paramLabel = "TABLE", description = "The original table (with --from-set: "
@@ -77,7 +80,11 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     StateOptions state = new StateOptions();
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.around(this::execute);
+    }
+
+    private Integer execute() {
         if (fromSet != null) {
             if (!from.given() || destTable != null || destConnectionString != null || destAccount != null) {
                 throw new UserError(UserError.USAGE, "--from-set goes with --from DIR or --from-container NAME (where "

@@ -384,6 +384,54 @@ class ProgressPrinterTest {
                 .failed(ItemKind.ENTITY_BATCH, "TableStoreException: HTTP 403"))));
     }
 
+    /**
+     * running() cancelled at 4 s, its 5 open batches skipped at 8 s and 14 s (the first of them had failed before
+     * the cancel when {@code withAFailedItem}).
+     */
+    static ScanTotals cancelled(boolean withAFailedItem) {
+        ScanStatus s = ScanFold.apply(running(), at(T0 + 4_000, new ScanEventBuilder("s1").cancelled()));
+        ScanEventBuilder first = new ScanEventBuilder("s1").skipped(ItemKind.ENTITY_BATCH);
+        if (withAFailedItem) {
+            first.failed(ItemKind.ENTITY_BATCH, "TableStoreException: HTTP 403");
+        } else {
+            first.skipped(ItemKind.ENTITY_BATCH);
+        }
+        s = ScanFold.apply(s, at(T0 + 8_000, first));
+        ScanEventBuilder rest = new ScanEventBuilder("s1");
+        for (int i = 0; i < 3; i++) {
+            rest.skipped(ItemKind.ENTITY_BATCH);
+        }
+        return new ScanTotals("s1", ScanFold.apply(s, at(T0 + 14_000, rest)));
+    }
+
+    @Test
+    void aCancelledScansStatusShowsItsAverageAndOffersNoRetry() {
+        int code = printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092")).summary(cancelled(false));
+
+        assertThat(code).isEqualTo(UserError.CANCELLED);
+        assertThat(out()).contains("scan s1 was cancelled\n")
+                .contains("rows/s:        34 (average)") // 480 rows written in 14 s, not the last seconds' 0
+                .contains("next --since:  none: the scan was cancelled; start it again: the run that completes "
+                        + "prints it")
+                .doesNotContain("retry");
+
+        bytes.reset(); // its failed items are parked, but retry refuses a cancelled scan
+        printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092")).summary(cancelled(true));
+        assertThat(out()).contains("1 failed item are parked: see `tablescan failures s1 --kafka kafka1:9092`; the "
+                + "scan was cancelled, so they cannot be retried: after fixing the cause, start the scan again")
+                .doesNotContain("tablescan retry").doesNotContain("retry the failed items");
+    }
+
+    @Test
+    void aRunningScanOnAClusterIsStillRunningAndOneInAStoppedProcessDidNotComplete() {
+        printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092")).summary(new ScanTotals("s1", running()));
+        assertThat(out()).startsWith("scan s1 is still running (5 open items)").doesNotContain("did NOT complete");
+
+        bytes.reset();
+        printer(false).hints(ProgressPrinter.Hints.local()).summary(new ScanTotals("s1", running()));
+        assertThat(out()).startsWith("scan s1 did NOT complete (5 open items)");
+    }
+
     @Test
     void afterACopyOnTheEmbeddedBrokerTheHintIsToRunItAgain() {
         int code = printer(false).hints(ProgressPrinter.Hints.local()).summary(failed());

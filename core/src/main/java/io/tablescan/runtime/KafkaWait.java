@@ -1,5 +1,6 @@
 package io.tablescan.runtime;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -71,13 +72,16 @@ public final class KafkaWait {
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "8000");
         boolean said = false;
+        // A cluster that accepts connections is up: its first answer, slow on a loaded machine (over 3 s seen), is
+        // waited for longer before a line says that this waits for it.
+        boolean listening = listening(kafka.bootstrapServers());
         try (Admin admin = kafka.clients().admin(props)) {
             while (true) {
                 long attemptStart = System.nanoTime();
                 // The first attempt is short, so that the line saying it waits comes early, but not so short that a
                 // cluster that is up misses it: on a loaded machine a new client's first answer can take over 1 s.
                 long leftMs = Math.max(TimeUnit.NANOSECONDS.toMillis(end - attemptStart), 0);
-                int attemptMs = (int) Math.min(Math.max(leftMs, 1000), said ? 8000 : 3000);
+                int attemptMs = (int) Math.min(Math.max(leftMs, 1000), said ? 8000 : listening ? 10_000 : 3000);
                 try {
                     if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(attemptMs)).nodes()
                             .get(attemptMs + 2000L, TimeUnit.MILLISECONDS).isEmpty()) {
@@ -102,6 +106,25 @@ public final class KafkaWait {
                 pauseAfter(attemptStart, end, kafka);
             }
         }
+    }
+
+    /** Whether a bootstrap server accepts a TCP connection within a second: something listens there. */
+    static boolean listening(String bootstrapServers) {
+        for (String server : bootstrapServers.split(",")) {
+            int colon = server.trim().lastIndexOf(':');
+            if (colon < 0) {
+                continue;
+            }
+            String host = server.trim().substring(0, colon).replaceAll("^\\[|\\]$", "");
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(host, Integer.parseInt(server.trim().substring(colon + 1))),
+                        1000);
+                return true;
+            } catch (IOException | RuntimeException e) {
+                // not this one
+            }
+        }
+        return false;
     }
 
     /** Fails at once when no host of the list resolves; one that does not is skipped, as Kafka's client does. */

@@ -132,17 +132,25 @@ public final class ScanFold {
         if (cancelEvent && s.getState() != ScanState.CANCELLED) {
             s.setState(ScanState.CANCELLED);
             s.setEndMillis(s.getLastEventMillis());
+            average(s);
         } else if (s.getState() == ScanState.CANCELLED) {
-            return; // stays cancelled; the skipped items still drain
+            // Stays cancelled while the skipped items drain; those add no rows, and a rate of the last seconds
+            // would fall to 0 where the summary says "average".
+            average(s);
         } else if (s.getSpec() != null && open(s) == 0) {
             s.setState(sum(s.getFailed()) > 0 ? ScanState.COMPLETED_WITH_FAILURES : ScanState.COMPLETED);
             s.setEndMillis(s.getLastEventMillis());
-            long millis = runningMillis(s, s.getLastEventMillis());
-            s.setRowsPerSecond(millis > 0 ? rowsCopied(s) * 1000.0 / millis : 0);
+            average(s);
         } else {
             s.setState(ScanState.RUNNING);
             s.setEndMillis(null);
         }
+    }
+
+    /** An ended scan's rate: its rows over the time it ran, start to last event (a resumed job's stop left out). */
+    private static void average(ScanStatus s) {
+        long millis = runningMillis(s, s.getLastEventMillis());
+        s.setRowsPerSecond(millis > 0 ? rowsCopied(s) * 1000.0 / millis : 0);
     }
 
     /**

@@ -31,8 +31,10 @@ public final class ScanStatusReader implements AutoCloseable {
     private final Deserializer<SpecificRecord> deserializer;
     private final String scans;
     private final String events;
+    private final String namespace;
 
     public ScanStatusReader(KafkaSettings kafka) {
+        this.namespace = kafka.namespace().name();
         this.consumer = kafka.newReader();
         this.deserializer = kafka.valueDeserializer();
         this.scans = kafka.namespace().scans();
@@ -106,6 +108,19 @@ public final class ScanStatusReader implements AutoCloseable {
             }
         }
         return latest;
+    }
+
+    /**
+     * The other namespaces on this cluster whose ledger has a topic of scans, sorted (private copies' left out: they
+     * end with their command): where a mistyped {@code TABLESCAN_NAMESPACE} should have pointed.
+     */
+    public List<String> otherNamespaces() {
+        String suffix = ".scans";
+        return consumer.listTopics(Duration.ofSeconds(10)).keySet().stream()
+                .filter(topic -> topic.endsWith(suffix))
+                .map(topic -> topic.substring(0, topic.length() - suffix.length()))
+                .filter(name -> !name.equals(namespace) && !name.contains("-copy-"))
+                .sorted().toList();
     }
 
     /** The time a scan id {@code scan-yyyyMMdd-HHmmss-xxxx} holds, read as UTC; null for another shape. */

@@ -17,6 +17,7 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -111,6 +112,66 @@ class KafkaWaitTest {
         long tookMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
         // One attempt per pause at most, and one more at the limit.
         assertThat(attempts.get()).isBetween(2, (int) (tookMs / KafkaWait.PAUSE.toMillis()) + 1);
+    }
+
+    /**
+     * A broker that is up (it accepts connections) but answers nothing for its first 4 s, on a loaded machine: a
+     * request whose timeout ends before then fails with a timeout, as Kafka's admin client's does.
+     */
+    @Test
+    void aClusterThatIsUpButSlowToAnswerIsNotSaidToBeWaitedFor() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            String servers = "127.0.0.1:" + socket.getLocalPort();
+            long answersFrom = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+            KafkaSettings kafka = KafkaSettings.of(servers).withClients(answeringWithin(answersFrom,
+                    new Node(1, "127.0.0.1", socket.getLocalPort())));
+            List<String> said = new ArrayList<>();
+
+            KafkaWait.await(kafka, Duration.ofSeconds(60), said::add);
+
+            assertThat(said).isEmpty();
+        }
+    }
+
+    /** Clients whose admin answers describeCluster from {@code answersFrom} on, and times out before then. */
+    private static KafkaClients answeringWithin(long answersFrom, Node node) {
+        KafkaClients base = answering(() -> KafkaFuture.completedFuture(List.of(node)));
+        return new KafkaClients() {
+            @Override
+            public Consumer<byte[], byte[]> consumer(Properties config) {
+                return base.consumer(config);
+            }
+
+            @Override
+            public Producer<byte[], byte[]> producer(Properties config) {
+                return base.producer(config);
+            }
+
+            @Override
+            public Admin admin(Properties config) {
+                return (Admin) Proxy.newProxyInstance(Admin.class.getClassLoader(), new Class<?>[] {Admin.class},
+                        (proxy, method, args) -> switch (method.getName()) {
+                            case "describeCluster" -> {
+                                int timeoutMs = ((DescribeClusterOptions) args[0]).timeoutMs();
+                                KafkaFutureImpl<Collection<Node>> nodes = new KafkaFutureImpl<>();
+                                long until = Math.min(answersFrom, System.nanoTime() + timeoutMs * 1_000_000L);
+                                Thread.ofVirtual().start(() -> {
+                                    // the broker's own time to answer (or the request's timeout), simulated
+                                    java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+                                    if (System.nanoTime() - answersFrom >= 0) {
+                                        nodes.complete(List.of(node));
+                                    } else {
+                                        nodes.completeExceptionally(new org.apache.kafka.common.errors.TimeoutException(
+                                                "Timed out waiting for a node assignment"));
+                                    }
+                                });
+                                yield describeClusterResult(nodes);
+                            }
+                            case "close" -> null;
+                            default -> throw new UnsupportedOperationException(method.getName());
+                        });
+            }
+        };
     }
 
     private static KafkaFuture<Collection<Node>> failed(Exception e) {

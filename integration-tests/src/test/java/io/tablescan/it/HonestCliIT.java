@@ -15,6 +15,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -90,6 +92,17 @@ class HonestCliIT {
                 "warnfresh");
         assertThat(fresh.exitCode()).as(fresh.out() + fresh.err()).isZero();
         assertThat(fresh.err()).doesNotContain("already holds rows");
+
+        // --json: the result alone on stdout, one JSON object with the figures another client confirms; the
+        // summary for people on stderr.
+        Cli.Run json = run("copy", "--source-connection-string", cs, "--source-table", "warnsource", "--dest-table",
+                "warnjson", "--json");
+        assertThat(json.exitCode()).as(json.out() + json.err()).isZero();
+        assertThat(json.printed()).singleElement().asString().startsWith("{\"scanId\":\"scan-")
+                .contains("\"job\":\"copy\"", "\"state\":\"COMPLETED\"", "\"rowsRead\":200",
+                        "\"rowsWritten\":200", "\"exitCode\":0}");
+        assertThat(json.err()).contains("rows written:  200");
+        assertThat(TableComparer.compare(store, "warnsource", store, "warnjson").destinationRows()).isEqualTo(200);
     }
 
     @Test
@@ -99,6 +112,22 @@ class HonestCliIT {
                 assertOneLine(run(command, "scan-20260101-000000-abcd", "--kafka", fresh.bootstrapServers()), 4,
                         "no scan scan-20260101-000000-abcd: this Kafka cluster has no scans at all");
             }
+
+            // Scans in another namespace (a mistyped TABLESCAN_NAMESPACE): named, not "no scans at all". A private
+            // copy's namespace ends with its command and is not named.
+            try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", fresh.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic("team2.scans", 1, (short) 1),
+                        new NewTopic("team2-copy-0a1b2c3d.scans", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            Cli.Run list = run("status", "--kafka", fresh.bootstrapServers());
+            assertThat(list.exitCode()).as(list.out() + list.err()).isZero();
+            assertThat(list.out().strip()).isEqualTo("no scans in namespace tablescan; scans are in namespace team2 "
+                    + "(TABLESCAN_NAMESPACE picks one)");
+            assertOneLine(run("status", "scan-20260101-000000-abcd", "--kafka", fresh.bootstrapServers()), 4,
+                    "no scan scan-20260101-000000-abcd: this namespace has no scans; scans are in namespace team2 "
+                            + "(TABLESCAN_NAMESPACE picks one)");
         }
     }
 

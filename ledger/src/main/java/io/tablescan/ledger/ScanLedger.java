@@ -93,7 +93,7 @@ public final class ScanLedger implements AutoCloseable, Health {
     public static ScanLedger start(KafkaSettings kafka) {
         Path stateDir;
         try {
-            stateDir = Files.createTempDirectory("tablescan-ledger");
+            stateDir = LedgerScratch.create(); // named with this process: a killed one's is swept by the next
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -37,6 +37,8 @@ public final class JobState implements AutoCloseable {
     private final FileChannel lockFile;
     private final FileLock lock;
     private final Properties props;
+    /** Why this run starts over although an earlier run left this job's state, or null. */
+    private String startedOver;
 
     private JobState(Path dir, FileChannel lockFile, FileLock lock, Properties props) {
         this.dir = dir;
@@ -76,7 +78,13 @@ public final class JobState implements AutoCloseable {
             }
             Properties left = read(dir);
             Properties props = left;
+            String startedOver = null;
             if (restart || !"true".equals(left.getProperty("seeded"))) {
+                if (!restart && left.getProperty("scan") != null) { // killed between starting and seeding its scan
+                    startedOver = "an earlier run of this job (scan " + left.getProperty("scan") + ", started "
+                            + left.getProperty("started", "at an unknown time") + ") stopped before its scan was "
+                            + "seeded: nothing of it was done; this run starts the job over";
+                }
                 clear(dir);
                 Properties kept = new Properties(); // the command's own values (an export's claim) stay its own
                 left.stringPropertyNames().stream().filter(name -> name.startsWith("x."))
@@ -88,6 +96,7 @@ public final class JobState implements AutoCloseable {
             props.setProperty("tables", tables);
             props.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
             JobState state = new JobState(dir, channel, lock, props);
+            state.startedOver = startedOver;
             state.save();
             return state;
         } catch (IOException e) {
@@ -110,6 +119,14 @@ public final class JobState implements AutoCloseable {
     /** Whether an earlier run seeded this job's scan: this run follows it instead of seeding again. */
     public boolean resumable() {
         return "true".equals(props.getProperty("seeded")) && props.getProperty("spec") != null;
+    }
+
+    /**
+     * The line that says an earlier run of this job stopped before its scan was seeded (nothing of it ran), so that
+     * this run, which starts over, does not do so without a word; empty otherwise.
+     */
+    public java.util.Optional<String> startedOver() {
+        return java.util.Optional.ofNullable(startedOver);
     }
 
     /** The scan an earlier run seeded. */

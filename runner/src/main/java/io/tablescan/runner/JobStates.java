@@ -18,7 +18,9 @@ public final class JobStates {
     private JobStates() {}
 
     /** One job's state as listed; {@code rows} as last recorded, {@code running} while a run holds its lock. */
-    public record Entry(String key, String job, String tables, Instant started, long rows, long bytes, boolean running) {}
+    /** {@code seeded}: its scan was seeded, so a rerun resumes it; else a rerun starts it over (nothing of it ran). */
+    public record Entry(String key, String job, String tables, Instant started, long rows, long bytes, boolean running,
+            boolean seeded) {}
 
     public static List<Entry> list(Path root) {
         List<Entry> entries = new ArrayList<>();
@@ -33,7 +35,8 @@ public final class JobStates {
                 }
                 entries.add(new Entry(p.getProperty("key"), p.getProperty("job", "?"), p.getProperty("tables", "?"),
                         p.getProperty("started") == null ? null : Instant.parse(p.getProperty("started")),
-                        Long.parseLong(p.getProperty("rows", "0")), size(dir), locked(dir)));
+                        Long.parseLong(p.getProperty("rows", "0")), size(dir), locked(dir),
+                        "true".equals(p.getProperty("seeded"))));
             }
         } catch (IOException e) {
             throw new RunSettingsException("cannot read the state folder " + root + ": " + e.getMessage());

@@ -44,6 +44,7 @@ final class LocalJobRun {
                 ScanResumer.resumed(kafka, spec.getScanId()); // the stopped time is not the scan's
                 Timeline.mark("transactions");
             } else {
+                state.startedOver().ifPresent(options.view()::resuming);
                 spec = prepare.apply(kafka);
                 state.starting(spec);
                 run = run.withSeeder(options.seeder().then(state::seeded));

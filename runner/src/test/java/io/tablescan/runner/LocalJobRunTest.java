@@ -84,4 +84,30 @@ class LocalJobRunTest {
             assertThat(JobState.read(root.resolve("k")).getProperty("rows")).isEqualTo("37000");
         }
     }
+
+    /** A run killed after recording its scan and before seeding it: `jobs` says a rerun starts over, and the rerun says so. */
+    @Test
+    void aJobKilledBeforeItsScanWasSeededIsSaidToStartOver(@TempDir Path root) throws Exception {
+        Path dir = java.nio.file.Files.createDirectories(root.resolve("k"));
+        java.util.Properties left = new java.util.Properties();
+        left.setProperty("key", "k");
+        left.setProperty("job", "copy");
+        left.setProperty("tables", "Source -> Dest");
+        left.setProperty("scan", "scan-20261206-120000-abcd");
+        left.setProperty("started", "2026-12-06T12:00:00Z");
+        try (var out = java.nio.file.Files.newOutputStream(dir.resolve(JobState.FILE))) {
+            left.store(out, null);
+        }
+
+        assertThat(JobStates.list(root)).singleElement().satisfies(entry -> assertThat(entry.seeded()).isFalse());
+        try (JobState state = JobState.open(root, "k", "copy", "Source -> Dest", false)) {
+            assertThat(state.resumable()).isFalse();
+            assertThat(state.startedOver()).contains("an earlier run of this job (scan scan-20261206-120000-abcd, "
+                    + "started 2026-12-06T12:00:00Z) stopped before its scan was seeded: nothing of it was done; this "
+                    + "run starts the job over");
+        }
+        try (JobState fresh = JobState.open(root, "k", "copy", "Source -> Dest", false)) {
+            assertThat(fresh.startedOver()).isEmpty(); // the run above left nothing behind
+        }
+    }
 }
