@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "test", mixinStandardHelpOptions = true,
         description = "Runs the test suite (./mvnw verify) with a real Kafka broker and Azurite: the default tier, or "
-                + "--fast (unit tests only) or --release (everything); how long each takes: see the README. Handled by the ./tablescan script in a source checkout; extra arguments go to Maven.")
+                + "--fast (unit tests only) or --release (everything); how long each takes: see the README. Handled by the "
+                + "./tablescan script in a source checkout; extra arguments go to Maven.")
 final class TestCommand implements Callable<Integer> {
     @Override
     public Integer call() {
