@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -41,6 +42,12 @@ import picocli.CommandLine.Option;
         description = "Backs tables of an account up as one backup set (an export per table and an index, set.json, "
                 + "written last). Exit 0 only if every table's export is finished.")
 final class BackupCommand extends TablescanCommand.ReadsEnvironment {
+    @Mixin
+    JsonOutput output = new JsonOutput();
+
+    /** With --json, what the result says: set by a backup that got as far as writing its set's index. */
+    private Map<String, Object> result = Map.of();
+
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
@@ -90,7 +97,11 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
     String kafka;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.aroundResult(this::execute, () -> result);
+    }
+
+    private Integer execute() {
         if (parallel < 1 || parallel > 8) {
             throw new UserError(UserError.USAGE, "--parallel must be 1 to 8");
         }
@@ -182,7 +193,41 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
             System.out.println("the tables that failed are named above; the others' exports are kept in the set, "
                     + "which a restore and an incremental backup do not use: run the backup again");
         }
+        result = result(index, root.describe());
         return complete ? 0 : interrupted ? UserError.INTERRUPTED : UserError.FAILED; // Ctrl-C: 130, as for copy
+    }
+
+    /** The --json result: the set, where it is, each table's rows (or its error), the totals, the failed tables. */
+    static Map<String, Object> result(SetIndex index, String place) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("setId", index.id());
+        result.put("kind", index.kind());
+        if (index.base() != null) {
+            result.put("base", index.base());
+        }
+        result.put("place", place);
+        result.put("complete", index.complete());
+        List<Map<String, Object>> tables = new ArrayList<>();
+        for (SetIndex.Table t : index.tables()) {
+            Map<String, Object> table = new LinkedHashMap<>();
+            table.put("table", t.table());
+            if (t.ok()) {
+                table.put("rows", t.rows()); // an incremental table's: its changed rows; keyRows: the rows it holds
+                if (t.keyRows() != null) {
+                    table.put("keyRows", t.keyRows());
+                }
+                table.put("files", t.files());
+                table.put("bytes", t.bytes());
+            } else {
+                table.put("error", t.error());
+            }
+            tables.add(table);
+        }
+        result.put("tables", tables);
+        result.put("rows", index.rows());
+        result.put("bytes", index.bytes());
+        result.put("failed", index.tables().stream().filter(t -> !t.ok()).map(SetIndex.Table::table).toList());
+        return result;
     }
 
     /** One table: its export, and for an incremental one its changes and the keys of all its rows. */

@@ -2,20 +2,27 @@ package io.tablescan.cli;
 
 import io.tablescan.job.Jobs;
 import io.tablescan.status.ScanTotals;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --json} of the commands that end with a scan's summary (copy, verify, delete, export, import): the result
- * for scripts as one JSON object on standard output; every line the command prints for people (progress, summary,
+ * {@code --json} of the commands that end with a summary (copy, verify, delete, export, import with a scan's
+ * figures; backup and restore with their set's and tables'): the result for scripts as one JSON object on standard output; every line the command prints for people (progress, summary,
  * hints) goes to standard error instead. A command that stops with an error prints its one error line and no JSON.
  */
 final class JsonOutput {
     /** The summary the command printed last (see {@link ScanSummary#print}): one command runs per process. */
     private static volatile ScanTotals summarized;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Option(names = "--json", description = "Print only the result on standard output, as one JSON object "
             + "(progress, summary and hints go to standard error).")
@@ -36,11 +43,31 @@ final class JsonOutput {
 
     /** Runs the command; with --json its standard output goes to standard error and the result comes at its end. */
     int around(Callable<Integer> command) throws Exception {
+        summarized = null;
+        return around(command, code -> of(summarized, code, target));
+    }
+
+    /**
+     * For a command whose result is its own (backup, restore): the fields {@code result} gives once the command has
+     * returned, then its exit code.
+     */
+    int aroundResult(Callable<Integer> command, Supplier<Map<String, Object>> result) throws Exception {
+        return around(command, code -> {
+            Map<String, Object> fields = new LinkedHashMap<>(result.get());
+            fields.put("exitCode", code);
+            try {
+                return JSON.writeValueAsString(fields);
+            } catch (JsonProcessingException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private int around(Callable<Integer> command, IntFunction<String> result) throws Exception {
         if (!json) {
             return command.call();
         }
         PrintStream stdout = System.out;
-        summarized = null;
         int code;
         System.setOut(System.err);
         try {
@@ -48,7 +75,7 @@ final class JsonOutput {
         } finally {
             System.setOut(stdout);
         }
-        stdout.println(of(summarized, code, target));
+        stdout.println(result.apply(code)); // not after an error: the command threw, and its one line says why
         stdout.flush();
         return code;
     }

@@ -13,7 +13,9 @@ import io.tablescan.spi.TableStoreException;
 import io.tablescan.table.Accounts;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,6 +39,12 @@ import picocli.CommandLine.Option;
 final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
     /** The alias an import's scan names its source by (the workers resolve it to the destination: nothing is read). */
     static final String EXPORT_ALIAS = "export";
+
+    @Mixin
+    JsonOutput output = new JsonOutput();
+
+    /** With --json, what the result says: set by a restore that got as far as its writes. */
+    private Map<String, Object> result = Map.of();
 
     @Mixin
     ExportSourceOptions from = new ExportSourceOptions();
@@ -82,7 +90,11 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
     String kafka;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        return output.aroundResult(this::execute, () -> result);
+    }
+
+    private Integer execute() {
         if (parallel < 1 || parallel > 8) {
             throw new UserError(UserError.USAGE, "--parallel must be 1 to 8");
         }
@@ -139,26 +151,29 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         String destName = destAccount != null ? destAccount : "destination";
         Accounts accounts = new Accounts(name -> null).register(destName, dest).register(EXPORT_ALIAS, dest);
         List<String> failed = new ArrayList<>();
+        List<Restored> restored = new ArrayList<>();
         boolean interrupted;
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
             SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested,
                     SetProgress.of("row writes", plans.stream().mapToLong(RestorePlan::rows).sum()));
-            List<Future<String>> results = new ArrayList<>();
+            List<Future<Restored>> results = new ArrayList<>();
             for (RestorePlan plan : plans) {
                 results.add(pool.submit(() -> restore(scans, dest, destName, plan)));
             }
-            for (Future<String> result : results) {
-                String failure = result.get();
-                if (failure != null) {
-                    failed.add(failure);
+            for (Future<Restored> future : results) {
+                Restored table = future.get();
+                restored.add(table);
+                if (table.error() != null) {
+                    failed.add(table.table());
                 }
             }
             interrupted = interrupt.requested();
         } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e);
         }
+        result = result(set, chain, sets.root().describe(), restored);
         if (!failed.isEmpty()) {
             System.out.println("restore NOT complete: " + String.join(", ", failed) + " failed (see above); run the "
                     + "same restore again with --into-existing: it is idempotent");
@@ -169,8 +184,39 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         return 0;
     }
 
-    /** One table: its exports in order, then its deletes; null when done, else the table's name. */
-    private String restore(SetScans scans, TableStore dest, String destName, RestorePlan plan) {
+    /** One table's restore: the rows it holds as at the set, the writes and deletes that took; or its error. */
+    record Restored(String table, String destTable, long rows, long rowWrites, long deleted, String error) {}
+
+    /** The --json result: the set and its chain, where it is, each table's rows restored (or its error), the total. */
+    static Map<String, Object> result(SetIndex set, List<SetIndex> chain, String place, List<Restored> restored) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("setId", set.id());
+        result.put("kind", set.kind());
+        result.put("sets", chain.stream().map(SetIndex::id).toList());
+        result.put("place", place);
+        List<Map<String, Object>> tables = new ArrayList<>();
+        for (Restored r : restored) {
+            Map<String, Object> table = new LinkedHashMap<>();
+            table.put("table", r.table());
+            table.put("destTable", r.destTable());
+            if (r.error() == null) {
+                table.put("rows", r.rows());
+                table.put("rowWrites", r.rowWrites());
+                table.put("deleted", r.deleted());
+            } else {
+                table.put("error", r.error());
+            }
+            tables.add(table);
+        }
+        result.put("complete", restored.stream().allMatch(r -> r.error() == null));
+        result.put("tables", tables);
+        result.put("rows", restored.stream().filter(r -> r.error() == null).mapToLong(Restored::rows).sum());
+        result.put("failed", restored.stream().filter(r -> r.error() != null).map(Restored::table).toList());
+        return result;
+    }
+
+    /** One table: its exports in order, then its deletes. */
+    private Restored restore(SetScans scans, TableStore dest, String destName, RestorePlan plan) {
         String destTable = tablePrefix + plan.table();
         try {
             Checks.retried(dest).createTableIfNotExists(destTable);
@@ -184,10 +230,10 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
                     ProgressPrinter.plural(plan.rowsAtSet(), "row"), destTable, ProgressPrinter.plural(written,
                             "row write"), ProgressPrinter.plural(plan.steps().size(), "export"),
                     ProgressPrinter.plural(deleted, "row"));
-            return null;
+            return new Restored(plan.table(), destTable, plan.rowsAtSet(), written, deleted, null);
         } catch (BackupException | UserError | TableStoreException e) {
             System.out.println("  " + plan.table() + ": FAILED: " + e.getMessage());
-            return plan.table();
+            return new Restored(plan.table(), destTable, 0, 0, 0, e.getMessage());
         }
     }
 

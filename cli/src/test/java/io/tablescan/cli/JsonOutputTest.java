@@ -53,7 +53,8 @@ class JsonOutputTest {
 
     @Test
     void everyCommandThatEndsWithASummaryTakesJson() {
-        for (String command : new String[] {"copy", "verify", "delete", "export", "import", "count"}) {
+        for (String command : new String[] {"copy", "verify", "delete", "export", "import", "count", "backup",
+                "restore"}) {
             assertThat(TablescanCommand.commandLine().getSubcommands().get(command).getCommandSpec()
                     .findOption("--json")).as(command).isNotNull();
         }

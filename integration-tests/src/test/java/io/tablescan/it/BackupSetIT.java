@@ -2,6 +2,8 @@ package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.SetIndex;
 import io.tablescan.cli.Cli;
@@ -266,6 +268,64 @@ class BackupSetIT {
         assertThat(dump("rbbsetgamma")).isEqualTo(dumps.get(2).get("bsetgamma"));
         assertThat(backup.out() + backup.err() + restore.out() + restore.err())
                 .doesNotContain(LocalServices.azurite().accountKey());
+    }
+
+    @Test
+    @Order(6)
+    void withJsonBackupAndRestorePrintOnlyTheirResultOnStandardOutput() throws Exception {
+        Path place = temp.resolve("json-sets");
+        Cli.Run backup = Cli.run("backup", "--source-connection-string", cs(), "--tables", "bsetalpha,bsetbeta",
+                "--to", place.toString(), "--json");
+        assertThat(backup.exitCode()).as(backup.out() + backup.err()).isZero();
+        assertThat(backup.printed()).as(backup.out()).hasSize(1); // the lines for people are on stderr
+        JsonNode backedUp = new ObjectMapper().readTree(backup.printed().getFirst());
+        String id = backedUp.get("setId").asText();
+        assertThat(backup.err()).contains("backup set " + id + " complete: 2 tables");
+        assertThat(backedUp.get("place").asText()).contains(place.toString());
+        assertThat(backedUp.get("kind").asText()).isEqualTo("full");
+        assertThat(backedUp.get("complete").asBoolean()).isTrue();
+        assertThat(backedUp.get("failed")).isEmpty();
+        assertThat(backedUp.get("exitCode").asInt()).isZero();
+        long total = 0;
+        Map<String, Long> backedUpRows = new HashMap<>();
+        for (JsonNode table : backedUp.get("tables")) {
+            backedUpRows.put(table.get("table").asText(), table.get("rows").asLong());
+        }
+        for (String table : List.of("bsetalpha", "bsetbeta")) { // the rows the JavaScript SDK reads from the table
+            assertThat(backedUpRows.get(table)).as(table).isEqualTo(dump(table).size());
+            total += backedUpRows.get(table);
+        }
+        assertThat(backedUpRows).hasSize(2);
+        assertThat(backedUp.get("rows").asLong()).isEqualTo(total);
+
+        Cli.Run restore = Cli.run("restore", "--from", place.toString(), "--set", id, "--dest-connection-string",
+                cs(), "--table-prefix", "rj", "--json");
+        assertThat(restore.exitCode()).as(restore.out() + restore.err()).isZero();
+        assertThat(restore.printed()).as(restore.out()).hasSize(1);
+        JsonNode restored = new ObjectMapper().readTree(restore.printed().getFirst());
+        assertThat(restore.err()).contains("restored 2 tables of backup set " + id);
+        assertThat(restored.get("setId").asText()).isEqualTo(id);
+        assertThat(restored.get("sets")).singleElement().extracting(JsonNode::asText).isEqualTo(id);
+        assertThat(restored.get("complete").asBoolean()).isTrue();
+        assertThat(restored.get("failed")).isEmpty();
+        assertThat(restored.get("exitCode").asInt()).isZero();
+        long restoredTotal = 0;
+        for (JsonNode table : restored.get("tables")) {
+            String dest = table.get("destTable").asText();
+            assertThat(dest).isEqualTo("rj" + table.get("table").asText());
+            assertThat(table.get("rows").asLong()).as(dest).isEqualTo(dump(dest).size())
+                    .isEqualTo(backedUpRows.get(table.get("table").asText()));
+            restoredTotal += table.get("rows").asLong();
+        }
+        assertThat(restored.get("tables")).hasSize(2);
+        assertThat(restored.get("rows").asLong()).isEqualTo(restoredTotal).isEqualTo(total);
+
+        // a restore that stops with an error: its one line on stderr, nothing on stdout
+        Cli.Run unknown = Cli.run("restore", "--from", place.toString(), "--set", "20000101T000000Z-0000",
+                "--dest-connection-string", cs(), "--table-prefix", "rk", "--json");
+        assertThat(unknown.exitCode()).isEqualTo(4);
+        assertThat(unknown.printed()).isEmpty();
+        assertThat(unknown.err()).contains("no backup set 20000101T000000Z-0000");
     }
 
     /** A backup of the three tables; the tables as the other client reads them right after it. */
