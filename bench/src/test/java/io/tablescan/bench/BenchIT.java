@@ -65,7 +65,7 @@ class BenchIT {
     void theBackupSetScenarioRestoresItsIncrementalChainToTheChangedTables() throws Exception {
         Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("backup-set");
         assertThat(run.out()).contains("changed 20 rows").contains("Packages: 8 changed rows (of 1,000)")
-                .contains("2 rows deleted into Packages")
+                .contains("Packages: restored 1,000 rows into Packages (1,008 row writes over 2 exports, 2 rows deleted)")
                 .contains("restore of the chain: every table equal to the changed table");
     }
 
