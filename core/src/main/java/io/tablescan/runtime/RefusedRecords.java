@@ -21,12 +21,23 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 final class RefusedRecords {
     private RefusedRecords() {}
 
-    /** Of the records sent (with where each went), those refused for good, with the reason to park them with. */
-    static Map<ProducerRecord<byte[], byte[]>, Throwable> of(Map<ProducerRecord<byte[], byte[]>, Future<RecordMetadata>> sent) {
+    /**
+     * Of the records sent (with where each went), those refused for good, with the reason to park them with.
+     *
+     * <p>Once one record is refused, the producer fails every batch it had not sent yet with that same error, whatever
+     * their topics: those records were not refused and must be replayed, not parked. So a record counts as refused
+     * only on the topic whose send failed first ({@code firstFailedTopic}, when the producer's callbacks told it), and
+     * for an authorization failure only on a topic the error names.
+     */
+    static Map<ProducerRecord<byte[], byte[]>, Throwable> of(Map<ProducerRecord<byte[], byte[]>, Future<RecordMetadata>> sent,
+            String firstFailedTopic) {
         Map<ProducerRecord<byte[], byte[]>, Throwable> refused = new IdentityHashMap<>();
         sent.forEach((record, future) -> {
             Throwable cause = failure(future);
-            if (forGood(cause)) {
+            if (forGood(cause) && (firstFailedTopic == null || firstFailedTopic.equals(record.topic()))
+                    && !(cause instanceof TopicAuthorizationException denied
+                            && !denied.unauthorizedTopics().isEmpty()
+                            && !denied.unauthorizedTopics().contains(record.topic()))) {
                 refused.put(record, reason(record, cause));
             }
         });

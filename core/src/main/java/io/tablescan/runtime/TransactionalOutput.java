@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -80,10 +81,15 @@ final class TransactionalOutput implements AutoCloseable {
      */
     Result commit(Records records, Map<TopicPartition, OffsetAndMetadata> offsets, Supplier<ConsumerGroupMetadata> group) {
         Map<ProducerRecord<byte[], byte[]>, Future<RecordMetadata>> sent = new IdentityHashMap<>();
+        AtomicReference<String> firstRefusedTopic = new AtomicReference<>(); // see RefusedRecords#of
         try {
             producer.beginTransaction();
             records.sendTo(record -> {
-                Future<RecordMetadata> future = producer.send(record);
+                Future<RecordMetadata> future = producer.send(record, (metadata, e) -> {
+                    if (e != null) {
+                        firstRefusedTopic.compareAndSet(null, record.topic());
+                    }
+                });
                 sent.put(record, future);
                 return future;
             });
@@ -100,7 +106,7 @@ final class TransactionalOutput implements AutoCloseable {
             } catch (KafkaException abortFailure) {
                 replace();
             }
-            Map<ProducerRecord<byte[], byte[]>, Throwable> refused = RefusedRecords.of(sent); // after the abort: fewer in flight
+            Map<ProducerRecord<byte[], byte[]>, Throwable> refused = RefusedRecords.of(sent, firstRefusedTopic.get()); // after the abort
             if (refused.isEmpty()) {
                 LOG.warn("{} worker: transaction failed ({}), replaying", worker, e.toString());
             }
