@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.job.Jobs;
+import io.tablescan.status.Counters;
 import io.tablescan.status.ScanTotals;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -99,7 +100,9 @@ final class JsonOutput {
             field(json, "seconds", String.format(java.util.Locale.ROOT, "%.1f", t.elapsedMillis() / 1000.0));
             StringBuilder counters = new StringBuilder("{");
             for (Map.Entry<String, Long> c : new TreeMap<>(t.status().getCounters()).entrySet()) {
-                field(counters, c.getKey(), Long.toString(t.counter(c.getKey())));
+                if (!Counters.isBookkeeping(c.getKey())) { // a resume's marks are no count of the job's
+                    field(counters, c.getKey(), Long.toString(t.counter(c.getKey())));
+                }
             }
             field(json, "counters", counters.append('}').toString());
             field(json, "errors", "[" + String.join(",", t.errors().stream().map(JsonOutput::quoted).toList()) + "]");

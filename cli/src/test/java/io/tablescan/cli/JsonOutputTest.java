@@ -34,6 +34,26 @@ class JsonOutputTest {
     }
 
     @Test
+    void aResumedJobsResultHoldsNoneOfTheStatussOwnMarks() {
+        JsonOutput output = new JsonOutput();
+        new CommandLine(output).parseArgs("--json");
+        var status = ProgressPrinterTest.completed(ProgressPrinterTest.running());
+        status.setCounters(java.util.Map.of(io.tablescan.status.Counters.RESUMED, 1L,
+                io.tablescan.status.Counters.STOPPED_MILLIS, 60_000L, "deleted", 7L));
+        ScanTotals resumed = new ScanTotals("s1", status);
+
+        Cli.Run run = Cli.capture(() -> {
+            try {
+                return output.around(() -> new ProgressPrinter(System.out, false).summary(resumed));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+
+        assertThat(run.out()).contains("\"counters\":{\"deleted\":7}");
+    }
+
+    @Test
     void withoutJsonNothingChanges() throws Exception {
         JsonOutput output = new JsonOutput();
         Cli.Run run = Cli.capture(() -> {

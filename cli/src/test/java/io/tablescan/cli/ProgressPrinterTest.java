@@ -410,7 +410,10 @@ class ProgressPrinterTest {
 
         assertThat(code).isEqualTo(UserError.CANCELLED);
         assertThat(out()).contains("scan s1 was cancelled\n")
-                .contains("rows/s:        34 (average)") // 480 rows written in 14 s, not the last seconds' 0
+                .contains("duration:      4.0 s")
+                // 480 rows written in the 4 s to the cancel, as its duration says: not the last seconds' 0, nor over
+                // the 14 s its skipped items drained for
+                .contains("rows/s:        120 (average)")
                 .contains("next --since:  none: the scan was cancelled; start it again: the run that completes "
                         + "prints it")
                 .doesNotContain("retry");

@@ -34,6 +34,11 @@ public final class Counters {
 
     private Counters() {}
 
+    /** True for the counters that are the status's own marks ({@link #RESUMED}, {@link #STOPPED_MILLIS}), not a job's. */
+    public static boolean isBookkeeping(String name) {
+        return RESUMED.equals(name) || STOPPED_MILLIS.equals(name);
+    }
+
     /** {@code a} plus {@code b}, name by name, with the counts of the legacy fields of {@code b}'s record. */
     public static Map<String, Long> plus(Map<String, Long> a, Map<String, Long> b, long missing, long different,
             long extra, long deleted) {

@@ -147,9 +147,10 @@ public final class ScanFold {
         }
     }
 
-    /** An ended scan's rate: its rows over the time it ran, start to last event (a resumed job's stop left out). */
+    /** An ended scan's rate: its rows over the time it ran, start to end (a resumed job's stop left out). */
     private static void average(ScanStatus s) {
-        long millis = runningMillis(s, s.getLastEventMillis());
+        // to its end: a cancelled scan's skipped items drain after it, adding events but no rows
+        long millis = runningMillis(s, s.getEndMillis() != null ? s.getEndMillis() : s.getLastEventMillis());
         s.setRowsPerSecond(millis > 0 ? rowsCopied(s) * 1000.0 / millis : 0);
     }
 
