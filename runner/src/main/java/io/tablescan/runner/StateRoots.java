@@ -8,8 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Which folder holds the local jobs' states, and why one cannot be used. A folder the user named with
@@ -43,7 +46,16 @@ public final class StateRoots {
             return new Choice(wanted, null);
         }
         Path fallback = fallback(user, tmp);
-        if (unusable(fallback, tmp) != null) {
+        String fallbackWhy = unusable(fallback, tmp);
+        if (fallbackWhy != null && Files.isDirectory(fallback)) { // taken: a folder of this run's own, never shared
+            try {
+                fallback = Files.createTempDirectory(tmp, "tablescan-jobs-"); // rwx------ where POSIX
+                fallbackWhy = null;
+            } catch (IOException e) {
+                // opening the wanted folder says why and the way out
+            }
+        }
+        if (fallbackWhy != null) {
             return new Choice(wanted == null ? fallback : wanted, null); // opening it says why and the way out
         }
         return new Choice(fallback, "warning: cannot use the state folder " + (wanted == null ? "~/.tablescan/jobs"
@@ -89,9 +101,8 @@ public final class StateRoots {
             Files.createDirectories(dir);
             Path probe = Files.createTempFile(dir, ".probe-", ".tmp");
             try {
-                if (!Files.getOwner(probe).equals(Files.getOwner(dir))
-                        && dir.startsWith(tmp)) {
-                    return "another user's folder"; // a shared temp directory: never use someone else's
+                if (dir.startsWith(tmp) && !privateTo(Files.getOwner(probe), dir, tmp)) {
+                    return "another user's folder, or one others may write"; // a shared temp directory
                 }
             } finally {
                 Files.deleteIfExists(probe);
@@ -100,6 +111,27 @@ public final class StateRoots {
         } catch (IOException | UnsupportedOperationException e) {
             return e instanceof IOException io ? reason(io) : e.getMessage();
         }
+    }
+
+    /**
+     * True when {@code dir} and every folder above it up to the temp directory belong to {@code me} and no one else may
+     * write them: another local user who made this user's folder first must not read or swap a job's state.
+     */
+    private static boolean privateTo(UserPrincipal me, Path dir, Path tmp) throws IOException {
+        for (Path p = dir; p != null && !p.equals(tmp) && p.startsWith(tmp); p = p.getParent()) {
+            if (!Files.getOwner(p).equals(me)) {
+                return false;
+            }
+            try {
+                Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
+                if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+                    return false;
+                }
+            } catch (UnsupportedOperationException e) {
+                return true; // no POSIX permissions here (Windows): the owner is what can be checked
+            }
+        }
+        return true;
     }
 
     /** This user's folder in the temp directory, private to them where the file system can say so. */

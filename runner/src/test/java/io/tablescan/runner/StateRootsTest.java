@@ -40,6 +40,21 @@ class StateRootsTest {
     }
 
     @Test
+    void aFallbackFolderOthersMayWriteIsNeverUsed(@TempDir Path tmp) throws Exception {
+        Path taken = Files.createDirectories(tmp.resolve("tablescan-u").resolve("jobs"));
+        Files.setPosixFilePermissions(taken.getParent(),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx")); // made so by another user
+
+        StateRoots.Choice choice = StateRoots.choose(null, Map.of(), "?", "u", tmp);
+
+        assertThat(choice.dir().startsWith(taken.getParent())).as(choice.dir().toString()).isFalse();
+        assertThat(choice.dir().startsWith(tmp)).isTrue();
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(choice.dir())))
+                .isEqualTo("rwx------");
+        assertThat(choice.warning()).contains("this job's state is kept in " + choice.dir());
+    }
+
+    @Test
     void aWritableDefaultIsUsedWithoutAWord(@TempDir Path tmp) {
         StateRoots.Choice choice = StateRoots.choose(null, Map.of(), tmp.resolve("me").toString(), "u", tmp);
         assertThat(choice.dir()).isEqualTo(tmp.resolve("me").resolve(".tablescan").resolve("jobs"));
