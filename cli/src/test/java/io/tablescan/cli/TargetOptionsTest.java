@@ -86,13 +86,13 @@ class TargetOptionsTest {
                 "--to-topic needs --kafka HOST:PORT");
         // One rule for copy and start: no topic of tablescan's namespace, today's roles or any other; no work topic of
         // any other namespace on the cluster; none of Kafka's internal topics.
-        Map<String, String> refused = Map.of("tablescan.entity-batches", "is a topic of tablescan's own (namespace "
-                + "tablescan)", "tablescan.scans", "is a topic of tablescan's own (namespace tablescan)",
+        Map<String, String> refused = Map.of("tablescan.entity-batches", "is a name of tablescan's own topics (namespace "
+                + "tablescan)", "tablescan.scans", "is a name of tablescan's own topics (namespace tablescan)",
                 "tablescan.export-1", "is a topic of tablescan's own (namespace tablescan)",
-                "tablescan-ledger-scans-changelog", "is a topic of tablescan's own (namespace tablescan)",
-                "tablescan-copy-0a1b2c3d.scan-events", "is a topic of tablescan's own (namespace tablescan-copy-0a1b2c3d)",
-                "team2.entity-batches", "is a topic of tablescan's own (namespace team2)",
-                "team2.export-scan-20261206-120000-abcd", "is a topic of tablescan's own (namespace team2)",
+                "tablescan-ledger-scans-changelog", "is a name of tablescan's own topics (namespace tablescan)",
+                "tablescan-copy-0a1b2c3d.scan-events", "is a name of tablescan's own topics (namespace tablescan-copy-0a1b2c3d)",
+                "team2.entity-batches", "is a name of tablescan's own topics (namespace team2)",
+                "team2.export-scan-20261206-120000-abcd", "is a name of tablescan's own topics (namespace team2)",
                 "__consumer_offsets", "is one of Kafka's internal topics: give a topic of your own",
                 "__transaction_state", "is one of Kafka's internal topics: give a topic of your own");
         refused.forEach((topic, why) -> {
@@ -102,9 +102,9 @@ class TargetOptionsTest {
                     UserError.USAGE, line);
         });
         Cli.assertOneLine(Cli.run(Map.of("TABLESCAN_NAMESPACE", "team"), with(COPY, "--to-topic", "team.scans",
-                "--kafka", "127.0.0.1:1")), UserError.USAGE, "--to-topic team.scans is a topic of tablescan's own");
+                "--kafka", "127.0.0.1:1")), UserError.USAGE, "--to-topic team.scans is a name of tablescan's own topics");
         Cli.assertOneLine(Cli.run(Map.of("TABLESCAN_NAMESPACE", "team"), with(START, "--to-topic", "team2.scan-control")),
-                UserError.USAGE, "--to-topic team2.scan-control is a topic of tablescan's own (namespace team2)");
+                UserError.USAGE, "--to-topic team2.scan-control is a name of tablescan's own topics (namespace team2)");
     }
 
     @Test

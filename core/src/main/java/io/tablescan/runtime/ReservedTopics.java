@@ -46,7 +46,8 @@ public final class ReservedTopics {
         return job.matches() ? ofNamespace(job.group(1)) : null;
     }
 
+    /** Said of a name a namespace's topic has, whether that namespace runs or not: rows there would be read as work. */
     private static String ofNamespace(String namespace) {
-        return "is a topic of tablescan's own (namespace " + namespace + "): give a topic outside it";
+        return "is a name of tablescan's own topics (namespace " + namespace + "): give a topic outside it";
     }
 }

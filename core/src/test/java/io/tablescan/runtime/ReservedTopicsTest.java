@@ -15,7 +15,7 @@ class ReservedTopicsTest {
         "team2.differences, team2", "team2.rate-demand, team2", "tablescan-copy-0a1b2c3d.entity-batches, tablescan-copy-0a1b2c3d",
         "a.b.entity-batches, a.b", "team2-ledger-scans-changelog, team2", "team2-ledger-KSTREAM-X-repartition, team2"})
     void everyNamespacesWorkTopicsAreRefusedNamingTheNamespace(String topic, String namespace) {
-        assertThat(ReservedTopics.refusal(topic)).isEqualTo("is a topic of tablescan's own (namespace " + namespace
+        assertThat(ReservedTopics.refusal(topic)).isEqualTo("is a name of tablescan's own topics (namespace " + namespace
                 + "): give a topic outside it");
         assertThat(ReservedTopics.refusalOfNamed(topic)).isEqualTo(ReservedTopics.refusal(topic));
     }

@@ -65,7 +65,7 @@ class CliIT {
         for (String[] command : new String[][] {{"copy", "--source-connection-string", azurite, "--kafka", kafka},
             {"start", "--kafka", kafka, "--source-account", "a"}}) {
             assertOneLine(run(SelectionIT.with(command, "--source-table", "present", "--to-topic", "team2.entity-batches")),
-                    2, "--to-topic team2.entity-batches is a topic of tablescan's own (namespace team2)");
+                    2, "--to-topic team2.entity-batches is a name of tablescan's own topics (namespace team2)");
         }
         try (var admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.<String, Object>of("bootstrap.servers", kafka))) {
             assertThat(admin.listTopics().names().get()).as("nothing made for a refused topic")
