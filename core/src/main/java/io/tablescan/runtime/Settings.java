@@ -16,7 +16,8 @@ public final class Settings {
             WorkerSettings.MAX_IN_FLIGHT, WorkerSettings.READ_IN_FLIGHT, WorkerSettings.MAX_ATTEMPTS, WorkerSettings.TOPIC_PARTITIONS,
             WorkerSettings.TOPIC_REPLICATION, Namespace.VARIABLE, MetricsServer.PORT, MetricsServer.HOST, KafkaWait.VARIABLE,
             FaultInjectingTableStore.RATE, FaultInjectingTableStore.KINDS, SinkPlugins.VARIABLE,
-            "TABLESCAN_LOG_LEVEL", "TABLESCAN_LOG_FORMAT", "TABLESCAN_KAFKA_LOG_LEVEL", "TABLESCAN_AZURE_LOG_LEVEL",
+            "TABLESCAN_LOG_LEVEL", "TABLESCAN_LOG_FORMAT", "TABLESCAN_KAFKA_LOG_LEVEL", "TABLESCAN_BROKER_LOG_LEVEL",
+            "TABLESCAN_AZURE_LOG_LEVEL",
             "TABLESCAN_DEBUG", "TABLESCAN_JAVA_OPTS", "TABLESCAN_FAST_START", "TABLESCAN_HOME", "TABLESCAN_STATE_DIR");
 
     /** Read by DefaultAzureCredential (Entra ID): service principal, workload identity, managed identity. */
