@@ -76,7 +76,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         scan.validate();
         Checks.bootstrapServers(kafka);
         BackupStore target = to.open(env);
-        output.target(target.describe()); // the files, not the topic that stages them
+        output.target(target.describe()).job("export"); // the files, not the topic that stages them
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");

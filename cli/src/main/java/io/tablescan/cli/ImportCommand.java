@@ -78,6 +78,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
     }
 
     private Integer execute() {
+        output.job("import"); // its scan reads the files' rows from a staging topic
         Checks.tableName("--dest-table", destTable);
         if (maxWriteRate != null && maxWriteRate < 1) {
             throw new UserError(UserError.USAGE, "--max-write-rate must be at least 1 row per second");

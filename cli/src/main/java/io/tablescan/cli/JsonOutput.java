@@ -31,6 +31,8 @@ final class JsonOutput {
 
     /** What the result names as the target, when not the scan's own (an export's files, not its staging topic). */
     private String target;
+    /** What the result names as the job, when not the scan's own (an export, whose scan copies to a topic). */
+    private String job;
 
     /** Called for every summary printed: the JSON gives the last one's figures. */
     static void summarized(ScanTotals totals) {
@@ -42,10 +44,15 @@ final class JsonOutput {
         return this;
     }
 
+    JsonOutput job(String name) {
+        this.job = name;
+        return this;
+    }
+
     /** Runs the command; with --json its standard output goes to standard error and the result comes at its end. */
     int around(Callable<Integer> command) throws Exception {
         summarized = null;
-        return around(command, code -> of(summarized, code, target));
+        return around(command, code -> of(summarized, code, target, job));
     }
 
     /**
@@ -82,12 +89,12 @@ final class JsonOutput {
     }
 
     /** The result: the scan's figures as its summary gave them, and the command's exit code. */
-    static String of(ScanTotals t, int exitCode, String target) {
+    static String of(ScanTotals t, int exitCode, String target, String job) {
         StringBuilder json = new StringBuilder("{");
         if (t != null && t.started()) {
             var spec = t.spec();
             field(json, "scanId", quoted(t.scanId()));
-            field(json, "job", quoted(Jobs.of(spec).name()));
+            field(json, "job", quoted(job != null ? job : Jobs.of(spec).name()));
             field(json, "source", quoted(spec.getSource().getAccount() + "/" + spec.getSource().getTable()));
             field(json, "target", quoted(target != null ? target : ProgressPrinter.target(spec, true)));
             field(json, "state", quoted(t.state().name()));

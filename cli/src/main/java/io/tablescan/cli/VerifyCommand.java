@@ -85,6 +85,10 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
     }
 
     private Integer execute() {
+        if (output.json && (fromSet != null || from.given())) { // its staging scans' figures are not the comparison's
+            throw new UserError(UserError.USAGE, "--json is not available with --from or --from-set yet: read the "
+                    + "summary (exit 0: equal, 7: different)");
+        }
         if (fromSet != null) {
             if (!from.given() || destTable != null || destConnectionString != null || destAccount != null) {
                 throw new UserError(UserError.USAGE, "--from-set goes with --from DIR or --from-container NAME (where "

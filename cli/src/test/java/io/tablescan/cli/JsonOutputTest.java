@@ -79,4 +79,22 @@ class JsonOutputTest {
                     .findOption("--json")).as(command).isNotNull();
         }
     }
+
+    @Test
+    void verifyOfAnExportOrASetRefusesJsonItCannotGiveTrue() {
+        Cli.assertOneLine(Cli.run("verify", "--source-connection-string", "UseDevelopmentStorage=true", "--source-table",
+                "T", "--from", "/nonexistent", "--json"), UserError.USAGE, "--json is not available with --from or "
+                + "--from-set yet");
+        Cli.assertOneLine(Cli.run("verify", "--from-set", "20261206T000000Z-abcd", "--from", "/nonexistent", "--json"),
+                UserError.USAGE, "--json is not available with --from or --from-set yet");
+    }
+
+    @Test
+    void anExportsResultNamesTheExportNotItsStagingCopy() {
+        ScanTotals staged = new ScanTotals("s1", ProgressPrinterTest.completed(ProgressPrinterTest.running()));
+
+        String result = JsonOutput.of(staged, 0, "folder /tmp/x", "export");
+
+        assertThat(result).contains("\"job\":\"export\"").contains("\"target\":\"folder /tmp/x\"");
+    }
 }
