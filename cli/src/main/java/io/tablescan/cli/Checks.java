@@ -146,16 +146,21 @@ final class Checks {
         }
     }
 
+    /**
+     * " at ENDPOINT" when a request got no answer at all (nothing listens, no route), else "": where it was sent
+     * (never a key or SAS: the endpoint has none); the error's message says how often it was tried.
+     */
+    static String at(TableStore store, TableStoreException e) {
+        return e.status() == 0 && store instanceof AzureTableStore azure ? " at " + azure.endpoint() : "";
+    }
+
     static void tableExists(TableStore store, String table, String what) {
         boolean exists;
         try {
             exists = retried(store).tableExists(table);
         } catch (TableStoreException e) {
-            // No answer at all: say where it was sent (never a key or SAS: the endpoint has none); the message
-            // says how often it was tried.
-            String where = e.status() == 0 && store instanceof AzureTableStore azure ? " at " + azure.endpoint() : "";
             throw new UserError(UserError.forStatus(e.status()),
-                    "cannot read the " + what + " table " + table + where + ": " + e.getMessage());
+                    "cannot read the " + what + " table " + table + at(store, e) + ": " + e.getMessage());
         }
         if (!exists) {
             throw new UserError(UserError.NOT_FOUND, "the " + what + " table " + table + " does not exist");

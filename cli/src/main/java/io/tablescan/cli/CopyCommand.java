@@ -237,7 +237,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
             Checks.retried(dest).createTableIfNotExists(table);
         } catch (TableStoreException e) {
             throw new UserError(UserError.forStatus(e.status()),
-                    "cannot create the destination table " + table + ": " + e.getMessage());
+                    "cannot create the destination table " + table + Checks.at(dest, e) + ": " + e.getMessage());
         }
         if (warnIfHoldsRows) {
             Checks.warnIfHoldsRows(dest, table, System.err);

@@ -184,7 +184,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
             Checks.retried(dest).createTableIfNotExists(destTable);
         } catch (TableStoreException e) {
             throw new UserError(UserError.forStatus(e.status()), "cannot create the destination table " + destTable
-                    + ": " + e.getMessage());
+                    + Checks.at(dest, e) + ": " + e.getMessage());
         }
         if (writeMode != null && writeMode.replaces()) {
             Checks.warnIfHoldsRows(dest, destTable, System.err);

@@ -286,8 +286,8 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             if (e.status() == 404) {
                 return false;
             }
-            throw new UserError(UserError.forStatus(e.status()), "cannot read the table " + table + ": "
-                    + e.getMessage());
+            throw new UserError(UserError.forStatus(e.status()), "cannot read the table " + table
+                    + Checks.at(store, e) + ": " + e.getMessage());
         }
     }
 }

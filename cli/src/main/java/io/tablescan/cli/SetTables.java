@@ -46,7 +46,8 @@ final class SetTables {
         try {
             tables = source.listTables();
         } catch (TableStoreException e) {
-            throw new UserError(UserError.forStatus(e.status()), "cannot list the source's tables: " + e.getMessage());
+            throw new UserError(UserError.forStatus(e.status()), "cannot list the source's tables" + Checks.at(source, e)
+                    + ": " + e.getMessage());
         }
         if (pattern != null) {
             Pattern glob = Pattern.compile(pattern.replace("*", ".*").replace("?", "."));

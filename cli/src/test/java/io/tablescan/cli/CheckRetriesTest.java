@@ -50,6 +50,21 @@ class CheckRetriesTest {
         assertThat((System.nanoTime() - start) / 1_000_000).as("ms until the line").isLessThan(5_000);
     }
 
+    @Test
+    void everyLineAboutARequestWithNoAnswerNamesItsEndpoint() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        TableStore store = Checks.store("--dest-connection-string", "DefaultEndpointsProtocol=http;AccountName="
+                + "devstoreaccount1;AccountKey=a2V5;TableEndpoint=http://127.0.0.1:" + port + "/devstoreaccount1;");
+        // as a copy's or an import's destination, a restore's tables and a backup's list of tables meet it
+        assertThatThrownBy(() -> Checks.retried(store).createTableIfNotExists("t")).isInstanceOfSatisfying(
+                io.tablescan.spi.TableStoreException.class, e -> assertThat(Checks.at(store, e))
+                        .isEqualTo(" at http://127.0.0.1:" + port + "/devstoreaccount1"));
+        assertThat(Checks.at(store, new io.tablescan.spi.TableStoreException("denied", 403, false, null))).isEmpty();
+    }
+
     /** A store whose tableExists fails with {@code first} on its first call and answers true after. */
     private static TableStore store(AtomicInteger calls, TableStoreException first) {
         return (TableStore) Proxy.newProxyInstance(TableStore.class.getClassLoader(), new Class<?>[] {TableStore.class},
