@@ -32,8 +32,10 @@ public final class ScanStatusReader implements AutoCloseable {
     private final String scans;
     private final String events;
     private final String namespace;
+    private final KafkaSettings kafka;
 
     public ScanStatusReader(KafkaSettings kafka) {
+        this.kafka = kafka;
         this.namespace = kafka.namespace().name();
         this.consumer = kafka.newReader();
         this.deserializer = kafka.valueDeserializer();
@@ -111,16 +113,42 @@ public final class ScanStatusReader implements AutoCloseable {
     }
 
     /**
-     * The other namespaces on this cluster whose ledger has a topic of scans, sorted (private copies' left out: they
-     * end with their command): where a mistyped {@code TABLESCAN_NAMESPACE} should have pointed.
+     * The other namespaces on this cluster whose ledger has recorded scans (a topic of scans that is not empty), sorted
+     * (private copies' left out: they end with their command): where a mistyped {@code TABLESCAN_NAMESPACE} should
+     * have pointed. An empty topic names no namespace: status would find no scan there either.
      */
     public List<String> otherNamespaces() {
         String suffix = ".scans";
-        return consumer.listTopics(Duration.ofSeconds(10)).keySet().stream()
+        List<String> topics = consumer.listTopics(Duration.ofSeconds(10)).keySet().stream()
                 .filter(topic -> topic.endsWith(suffix))
-                .map(topic -> topic.substring(0, topic.length() - suffix.length()))
-                .filter(name -> !name.equals(namespace) && !name.contains("-copy-"))
-                .sorted().toList();
+                .filter(topic -> {
+                    String name = topic.substring(0, topic.length() - suffix.length());
+                    return !name.equals(namespace) && !name.contains("-copy-");
+                }).toList();
+        if (topics.isEmpty()) {
+            return List.of();
+        }
+        try (org.apache.kafka.clients.admin.Admin admin = kafka.newAdmin()) {
+            var partitions = admin.describeTopics(topics).allTopicNames().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            java.util.Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> earliest = new java.util.HashMap<>();
+            java.util.Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+            partitions.forEach((topic, description) -> description.partitions().forEach(p -> {
+                earliest.put(new TopicPartition(topic, p.partition()), org.apache.kafka.clients.admin.OffsetSpec.earliest());
+                latest.put(new TopicPartition(topic, p.partition()), org.apache.kafka.clients.admin.OffsetSpec.latest());
+            }));
+            var starts = admin.listOffsets(earliest).all().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            var ends = admin.listOffsets(latest).all().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            return topics.stream()
+                    .filter(topic -> ends.entrySet().stream().anyMatch(e -> e.getKey().topic().equals(topic)
+                            && e.getValue().offset() > starts.get(e.getKey()).offset()))
+                    .map(topic -> topic.substring(0, topic.length() - suffix.length()))
+                    .sorted().toList();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return List.of(); // a hint only: without an answer, none
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
     }
 
     /** The time a scan id {@code scan-yyyyMMdd-HHmmss-xxxx} holds, read as UTC; null for another shape. */

@@ -114,10 +114,20 @@ class HonestCliIT {
             }
 
             // Scans in another namespace (a mistyped TABLESCAN_NAMESPACE): named, not "no scans at all". A private
-            // copy's namespace ends with its command and is not named.
+            // copy's namespace ends with its command and is not named, nor one whose ledger recorded no scan (team3).
             try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", fresh.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("team2.scans", 1, (short) 1),
-                        new NewTopic("team2-copy-0a1b2c3d.scans", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                admin.createTopics(List.of(new NewTopic("team2.scans", 1, (short) 1), new NewTopic("team3.scans", 1,
+                        (short) 1), new NewTopic("team2-copy-0a1b2c3d.scans", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]>(Map.<String, Object>of(
+                    "bootstrap.servers", fresh.bootstrapServers()), new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                    new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("team2.scans", new byte[] {1},
+                        new byte[] {1})).get(30, TimeUnit.SECONDS); // a scan team2's ledger recorded
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("team2-copy-0a1b2c3d.scans",
+                        new byte[] {1}, new byte[] {1})).get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
