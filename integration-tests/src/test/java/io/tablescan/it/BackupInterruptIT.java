@@ -31,7 +31,7 @@ class BackupInterruptIT {
             Files.deleteIfExists(children.log("backup").toPath());
             Process restore = children.start("restore", InterruptIT.env(tmp), "restore", "--from", sets.toString(),
                     "--latest", "--dest-connection-string", cs, "--table-prefix", "bint");
-            interruptOnceItPrints(children, "restore", restore, "bintsource: checked ");
+            interruptOnceItPrints(children, "restore", restore, " rows as at the set; checked ");
             assertThat(children.output("restore")).contains("restore NOT complete").doesNotContain("\tat ");
 
             Process backup = children.start("backup", InterruptIT.env(tmp), "backup", "--source-connection-string", cs,
