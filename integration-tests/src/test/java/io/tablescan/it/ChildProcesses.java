@@ -31,14 +31,24 @@ final class ChildProcesses implements AutoCloseable {
     }
 
     Process start(String label, Map<String, String> env, String... args) {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), TablescanCommand.class.getName()));
+        List<String> command = java();
         command.addAll(List.of(args));
         // Several workers on one host: each takes any free loopback port for its metrics unless told otherwise.
         Map<String, String> withDefaults =
                 new java.util.HashMap<>(Map.of("TABLESCAN_METRICS_PORT", "0", "TABLESCAN_METRICS_HOST", "127.0.0.1"));
         withDefaults.putAll(env);
         return start(label, withDefaults, command);
+    }
+
+    /**
+     * A JVM running the tablescan command on this test's class path. C1 only and the serial collector, as the
+     * launcher starts its short commands: a test's processes are small and many on two cores, and C2's compiles and
+     * G1's threads cost them more CPU than they save.
+     */
+    static List<String> java() {
+        return new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                TablescanCommand.class.getName()));
     }
 
     /**

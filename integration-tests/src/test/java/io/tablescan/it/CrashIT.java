@@ -1,51 +1,30 @@
 package io.tablescan.it;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablescan.azure.RestTableReader;
-import io.tablescan.azure.RowJson;
-import io.tablescan.azure.RestTableReader.WireRow;
-import io.tablescan.azure.RestTableReader.WireValue;
-import io.tablescan.cli.SampleTable;
-import io.tablescan.cli.ScanSpecs;
-import io.tablescan.control.ScanStarter;
 import io.tablescan.local.FreePorts;
-import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.KafkaSettings;
-import io.tablescan.runtime.DeadLetters;
 import io.tablescan.runtime.Namespace;
-import io.tablescan.runtime.Topics;
-import io.tablescan.schema.ScanState;
-import io.tablescan.schema.ScanStrategy;
-import io.tablescan.schema.TableRef;
-import io.tablescan.spi.EdmType;
-import io.tablescan.spi.Row;
-import io.tablescan.spi.RowProperty;
-import io.tablescan.spi.SinkRef;
+import io.tablescan.status.ScanStatusReader;
 import io.tablescan.status.ScanTotals;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.GroupState;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Crashes: `tablescan broker`, a ledger and two processes of every worker kind; instances are killed with
  * SIGKILL at random moments during a 50,000-row copy, or a scan publishing 20,324 rows to a topic, and restarted.
- * Nothing may be lost or counted twice, and a read_committed consumer reads each published row once.
+ * Nothing may be lost or counted twice, and a read_committed consumer reads each published row once. These
+ * full-size runs are in the release tier; {@link KillMatrixIT} runs the same scans on small tables in the default.
  */
 class CrashIT {
     static final List<String> KINDS = List.of("discovery", "partition", "copy");
@@ -112,21 +91,48 @@ class CrashIT {
         /** As above, the kinds killed first in the order given (a kind the test is about first: a scan may end early). */
         List<String> killDuring(String scanId, int most, long step, java.util.function.ToLongFunction<ScanTotals> progress,
                 List<String> order) throws Exception {
+            return killDuring(List.of(scanId), most, step, progress, order);
+        }
+
+        /**
+         * As above for several scans at once, on the same workers: their progress summed, until every one has ended.
+         * Each kill waits until the scans have moved on by {@code step} since the last one.
+         */
+        List<String> killDuring(List<String> scanIds, int most, long step,
+                java.util.function.ToLongFunction<ScanTotals> progress, List<String> order) throws Exception {
             Random random = new Random(5);
             List<String> kills = new ArrayList<>();
-            ScanTotals t = ScanAwait.until(kafka, scanId, s -> progress.applyAsLong(s) > 0, Duration.ofMinutes(2));
-            while (!t.ended() && kills.size() < most) {
-                List<String> names = new ArrayList<>(workers.keySet());
-                String victim = kills.size() < order.size() ? order.get(kills.size()) + "-" + (1 + random.nextInt(2))
-                        : names.get(random.nextInt(names.size())); // every kind is killed at least once
-                Process process = workers.get(victim);
-                process.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful leave, an open transaction
-                assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-                kills.add(victim + " at " + progress.applyAsLong(t) + " rows");
-                workers.put(victim, children.start(victim, env, "worker", victim.substring(0, victim.indexOf('-'))));
-                long rows = progress.applyAsLong(t);
-                t = ScanAwait.until(kafka, scanId, s -> s.ended() || progress.applyAsLong(s) > rows + step,
-                        Duration.ofMinutes(2));
+            try (ScanStatusReader reader = new ScanStatusReader(kafka)) {
+                java.util.function.Supplier<long[]> now = () -> { // {rows, scans ended}
+                    long rows = 0;
+                    long ended = 0;
+                    for (String id : scanIds) {
+                        ScanTotals t = reader.latest(id);
+                        rows += t.status() == null ? 0 : progress.applyAsLong(t);
+                        ended += t.ended() ? 1 : 0;
+                    }
+                    return new long[] {rows, ended};
+                };
+                long[] at = now.get();
+                boolean moving = FreePorts.await(() -> now.get()[0] > 0, Duration.ofMinutes(2), () -> true);
+                assertThat(moving).as("the scans' first rows").isTrue();
+                at = now.get();
+                while (at[1] < scanIds.size() && kills.size() < most) {
+                    List<String> names = new ArrayList<>(workers.keySet());
+                    String victim = kills.size() < order.size() ? order.get(kills.size()) + "-" + (1 + random.nextInt(2))
+                            : names.get(random.nextInt(names.size())); // every kind is killed at least once
+                    Process process = workers.get(victim);
+                    process.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful leave, an open transaction
+                    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                    kills.add(victim + " at " + at[0] + " rows");
+                    workers.put(victim, children.start(victim, env, "worker", victim.substring(0, victim.indexOf('-'))));
+                    long rows = at[0];
+                    FreePorts.await(() -> {
+                        long[] n = now.get();
+                        return n[1] == scanIds.size() || n[0] > rows + step;
+                    }, Duration.ofMinutes(2), () -> true);
+                    at = now.get();
+                }
             }
             System.out.println("kills survived: " + kills.size() + " " + kills);
             return kills;
@@ -139,125 +145,28 @@ class CrashIT {
     }
 
     @Test
+    @Tag("release")
     void workersKilledWithSigkillMidCopyLoseNothing() throws Exception {
-        var store = LocalServices.store();
-        SampleTable.write(store, "crashsource", SampleTable.rows(50_000), 16);
-        try (Cluster cluster = new Cluster("crashes")) {
-            var spec = ScanSpecs.copy().from(new TableRef("emulator", "crashsource"))
-                    .to(new TableRef("emulator", "crashcopy")).pageSize(200).strategy(ScanStrategy.PREFIX).build();
-            ScanStarter.start(cluster.kafka, spec);
-
-            List<String> kills = cluster.killDuring(spec.getScanId(), 6, 4_000);
-            ScanTotals t = ScanAwait.ended(cluster.kafka, spec.getScanId(), Duration.ofMinutes(6));
-
-            assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
-            assertThat(kills).hasSizeGreaterThanOrEqualTo(3);
-            assertThat(t.rowsRead()).isEqualTo(50_000);
-            assertThat(t.rowsWritten()).isEqualTo(50_000);
-            assertThat(t.itemsDone()).isEqualTo(t.itemsEmitted());
-            TableComparer.Result check = TableComparer.compare(store, "crashsource", store, "crashcopy");
-            assertThat(check.examples()).isEmpty();
-            assertThat(check.equal()).isTrue();
-        }
+        List<String> kills = KillCases.runAlone("crashes", new KillCases.Copy("crash", 50_000), 6, 4_000,
+                ScanTotals::rowsWritten, KINDS);
+        assertThat(kills).hasSizeGreaterThanOrEqualTo(3);
     }
 
-    /**
-     * A sink that holds its rows in memory until its commit point (test-only {@link BufferingSink}): a worker
-     * killed loses what it held, but not a row of an item it committed, and the others are replayed.
-     */
+    /** The copy-worker, which holds the sink's unflushed rows, is killed first: a scan can end before a third kill. */
     @Test
+    @Tag("release")
     void aSinkThatWritesOnlyAtItsCommitPointLosesNothingToSigkills() throws Exception {
-        SampleTable.write(LocalServices.store(), "buffercrashsource", SampleTable.rows(30_000), 16);
-        try (Cluster cluster = new Cluster("buffering-crashes")) {
-            var spec = ScanSpecs.copy().from(new TableRef("emulator", "buffercrashsource"))
-                    .sink(new SinkRef("buffering", "emulator", "buffercrashcopy", Map.of())).pageSize(200).build();
-            ScanStarter.start(cluster.kafka, spec);
-
-            // The copy-worker, which holds the sink's unflushed rows, is killed first: on a busy machine the scan
-            // can end before a third kill.
-            List<String> kills = cluster.killDuring(spec.getScanId(), 4, 2_000, ScanTotals::rowsWritten,
-                    List.of("copy", "partition", "discovery"));
-            ScanTotals t = ScanAwait.ended(cluster.kafka, spec.getScanId(), Duration.ofMinutes(6));
-
-            assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
-            assertThat(t.rowsWritten()).isEqualTo(30_000);
-            assertThat(t.itemsDone()).isEqualTo(t.itemsEmitted());
-            RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
-            TableComparer.Result check = TableComparer.compare(rest, "buffercrashsource", rest, "buffercrashcopy");
-            assertThat(check.examples()).isEmpty();
-            assertThat(check.destinationRows()).isEqualTo(30_000);
-            assertThat(kills).as("a copy-worker killed").anyMatch(kill -> kill.startsWith("copy-"));
-        }
+        List<String> kills = KillCases.runAlone("buffering-crashes", new KillCases.Buffering("buffercrash", 30_000),
+                4, 2_000, ScanTotals::rowsWritten, List.of("copy", "partition", "discovery"));
+        assertThat(kills).as("a copy-worker killed").anyMatch(kill -> kill.startsWith("copy-"));
     }
 
     @Test
+    @Tag("release")
     void rowsPublishedToATopicWithSigkillsArriveExactlyOnceForReadCommittedConsumers() throws Exception {
-        var store = LocalServices.store();
-        List<Row> rows = new ArrayList<>(SampleTable.rows(20_000));
-        for (String pk : OddKeys.KEYS) {
-            for (String rk : OddKeys.KEYS) {
-                rows.add(new Row(pk, rk, List.of(new RowProperty("V", EdmType.STRING, pk + "/" + rk))));
-            }
-        }
-        SampleTable.write(store, "topicsource", rows, 16);
-        try (Cluster cluster = new Cluster("topic-crashes")) {
-            var spec = ScanSpecs.copy().from(new TableRef("emulator", "topicsource"))
-                    .sink(new SinkRef("topic", null, "table-rows", Map.of())).pageSize(200).build();
-            ScanStarter.start(cluster.kafka, spec);
-
-            List<String> kills = cluster.killDuring(spec.getScanId(), 4, 3_000);
-            ScanTotals t = ScanAwait.ended(cluster.kafka, spec.getScanId(), Duration.ofMinutes(6));
-
-            assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
-            assertThat(kills).hasSizeGreaterThanOrEqualTo(3);
-            assertThat(t.rowsWritten()).isEqualTo(rows.size());
-            // A plain read_committed consumer, and the rows read back by a JSON parser of the test's own.
-            Map<String, WireRow> published = new HashMap<>();
-            int records = 0;
-            Map<String, Object> config = new HashMap<>(Map.of("bootstrap.servers", cluster.kafka.bootstrapServers(),
-                    "isolation.level", "read_committed", "max.partition.fetch.bytes", "9000000"));
-            try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                List<TopicPartition> partitions = Topics.partitions(consumer, "table-rows");
-                consumer.assign(partitions);
-                consumer.seekToBeginning(partitions);
-                List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
-                Topics.readToEnd(consumer, consumer.endOffsets(partitions), all::add);
-                for (ConsumerRecord<byte[], byte[]> record : all) {
-                    records++;
-                    assertThat(DeadLetters.header(record.headers(), "scanId")).isEqualTo(spec.getScanId());
-                    WireRow row = RestTableReader.parse(("{\"value\":[" + new String(record.value(), UTF_8) + "]}")
-                            .getBytes(UTF_8)).getFirst();
-                    String key = new String(record.key(), UTF_8);
-                    assertThat(key).isEqualTo(keysJson(row.partitionKey(), row.rowKey()));
-                    published.put(key, row);
-                }
-            }
-            assertThat(records).as("each row once").isEqualTo(rows.size());
-            assertThat(published).hasSize(rows.size());
-            // Each value exactly as the service itself sends it (raw REST), doubles compared as the doubles they name.
-            Iterator<WireRow> source = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString())
-                    .rows("topicsource");
-            int compared = 0;
-            while (source.hasNext()) {
-                WireRow expected = source.next();
-                assertThat(normalized(published.get(keysJson(expected.partitionKey(), expected.rowKey()))))
-                        .isEqualTo(normalized(expected));
-                compared++;
-            }
-            assertThat(compared).isEqualTo(rows.size());
-        }
-    }
-
-    private static String keysJson(String partitionKey, String rowKey) {
-        return new String(RowJson.keysJson(new Row(partitionKey, rowKey, List.of())), UTF_8);
-    }
-
-    /** A row with each Double's text as Java's form of the double it names (1E1 and 10.0 name the same). */
-    private static WireRow normalized(WireRow row) {
-        Map<String, WireValue> values = new TreeMap<>();
-        row.properties().forEach((name, v) -> values.put(name, v.type().equals("Edm.Double")
-                ? new WireValue(v.type(), Double.toString(Double.parseDouble(v.text()))) : v));
-        return new WireRow(row.partitionKey(), row.rowKey(), values);
+        List<String> kills = KillCases.runAlone("topic-crashes", new KillCases.Topic("topiccrash", 20_000), 4, 3_000,
+                ScanTotals::rowsWritten, KINDS);
+        assertThat(kills).hasSizeGreaterThanOrEqualTo(3);
     }
 
     private static boolean ledgerAssigned(Admin admin) {

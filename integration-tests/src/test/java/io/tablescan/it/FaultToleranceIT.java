@@ -97,7 +97,7 @@ class FaultToleranceIT {
 
     @Test
     void aBrokerRestartedMidCopyIsRejoinedByTheWorkersAndTheCopyIsExact() throws Exception {
-        SampleTable.write(STORE, "restartbrokersource", SampleTable.rows(15_000), 16);
+        SampleTable.write(STORE, "restartbrokersource", SampleTable.rows(8_000), 16);
         int port = FreePorts.find();
         String bootstrap = "127.0.0.1:" + port;
         String dir = Files.createTempDirectory("tablescan-broker-").toString();
@@ -114,7 +114,7 @@ class FaultToleranceIT {
                 assertThat(broker.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
                 startBroker(children, port, dir);
 
-                assertExact(ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(5)), 15_000,
+                assertExact(ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(5)), 8_000,
                         "restartbrokersource", "restartbrokercopy");
             }
         }
@@ -129,7 +129,7 @@ class FaultToleranceIT {
 
     @Test
     void workersJoiningAndLeavingEveryFewSecondsStillCopyExactly() throws Exception {
-        SampleTable.write(STORE, "churnsource", SampleTable.rows(15_000), 16);
+        SampleTable.write(STORE, "churnsource", SampleTable.rows(8_000), 16);
         String bootstrap = LocalServices.broker().bootstrapServers();
         WorkerSettings settings = settings(bootstrap);
         List<Function<WorkerSettings, WorkerRuntime<?>>> kinds =
@@ -160,7 +160,7 @@ class FaultToleranceIT {
             }
             extras.forEach(WorkerRuntime::close);
             assertThat(joins + leaves).as("membership changes").isGreaterThanOrEqualTo(3);
-            assertExact(t, 15_000, "churnsource", "churncopy");
+            assertExact(t, 8_000, "churnsource", "churncopy");
         }
     }
 }

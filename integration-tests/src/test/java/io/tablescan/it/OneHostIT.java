@@ -3,9 +3,7 @@ package io.tablescan.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.cli.Cli;
-import io.tablescan.cli.TablescanCommand;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,8 +59,7 @@ class OneHostIT {
     }
 
     private static List<String> command(String role) {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), TablescanCommand.class.getName()));
+        List<String> command = ChildProcesses.java();
         command.addAll(role.equals("ledger") ? List.of("ledger") : List.of("worker", role));
         return command;
     }

@@ -112,8 +112,9 @@ class RateCapIT {
         var store = LocalServices.store();
         // Uncapped, Azurite serves pages as fast as it can until the cap holds (a few seconds: the throttle
         // record, then the rate board of the next item); pages of 10 rows keep that below about 1,500 rows/s, so
-        // that 16,000 rows leave more than 15 s of reads after it (pages of 50 left 3.5 s once, a quiet machine).
-        List<Row> rows = rows(32, 500);
+        // that 10,000 rows leave more than 15 s of reads after it: 3,000 rows at the cap, and a margin of as many
+        // (pages of 50 left 3.5 s of 16,000 rows once, a quiet machine).
+        List<Row> rows = rows(20, 500);
         SampleTable.write(store, "rateuncapped", rows, 16);
         KafkaSettings kafka = KafkaSettings.of(LocalServices.broker().bootstrapServers());
         ScanSpec built = ScanSpecs.copy().from(new TableRef("emulator", "rateuncapped"))
@@ -148,7 +149,7 @@ class RateCapIT {
     @Test
     void aLocalCopyKeepsItsCaps() {
         var store = LocalServices.store();
-        List<Row> rows = rows(12, 500);
+        List<Row> rows = rows(8, 500);
         SampleTable.write(store, "ratelocal", rows, 16);
         long start = System.nanoTime();
         Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
@@ -158,14 +159,14 @@ class RateCapIT {
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         assertThat(TableComparer.compare(store, "ratelocal", store, "ratelocalcopy").equal()).isTrue();
-        // 6,000 rows at 300 rows/s, within 10%: at least 18 s (uncapped, this copy takes a few seconds)
+        // 4,000 rows at 300 rows/s, within 10%: at least 12 s (uncapped, this copy takes a few seconds)
         assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 330);
     }
 
     @Test
     void aLocalCopyKeepsAWriteCapAlone() {
         var store = LocalServices.store();
-        List<Row> rows = rows(6, 500);
+        List<Row> rows = rows(4, 500);
         SampleTable.write(store, "ratewrites", rows, 16);
         long start = System.nanoTime();
         Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
@@ -174,7 +175,7 @@ class RateCapIT {
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         assertThat(TableComparer.compare(store, "ratewrites", store, "ratewritescopy").equal()).isTrue();
-        // 3,000 rows written at 100 rows/s, within 10%: at least 27 s (the default table sink writes them; uncapped,
+        // 2,000 rows written at 100 rows/s, within 10%: at least 18 s (the default table sink writes them; uncapped,
         // this copy takes a few seconds)
         System.out.printf("%,d rows copied with a write cap of 100 rows/s in %,d ms%n", rows.size(), millis);
         assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 110);

@@ -1,0 +1,56 @@
+package io.tablescan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablescan.control.ScanStarter;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.status.ScanTotals;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The default tier's kill test: a broker, a ledger and two processes of every worker kind run a copy, a copy to a
+ * sink that buffers until its commit point, rows published to a topic, a verify and an export together on small
+ * tables (their reads capped so that they last about 25 s), while one kill schedule kills a worker with SIGKILL each time they have read some more rows (every kind at
+ * least once, the copy-worker first: it holds the buffering sink's rows) and restarts it. Each result is then checked
+ * by another reader than the one that wrote ({@link KillCases}). The same scans at full size, one to a cluster, are
+ * in the release tier.
+ */
+class KillMatrixIT {
+    @Test
+    void everyKindOfScanOnWorkersKilledWithSigkillLosesNothingAndCountsNothingTwice(@TempDir Path folder)
+            throws Exception {
+        // Each scan's reads capped to last about 25 s, so that the kills land while all of them run.
+        Map<KillCases.Case, Long> caps = new LinkedHashMap<>();
+        caps.put(new KillCases.Copy("matrixcopy", 8_000), 320L);
+        caps.put(new KillCases.Buffering("matrixbuffer", 6_000), 240L);
+        caps.put(new KillCases.Topic("matrixtopic", 4_000), 170L);
+        caps.put(new KillCases.Verify("matrixverify", 6_000, 50), 240L);
+        caps.put(new KillCases.Export("matrixexport", 5_000, folder), 200L);
+        List<KillCases.Case> cases = List.copyOf(caps.keySet());
+        for (KillCases.Case scan : cases) {
+            scan.prepare();
+        }
+        try (CrashIT.Cluster cluster = new CrashIT.Cluster("kill-matrix")) {
+            List<String> ids = new ArrayList<>();
+            for (KillCases.Case scan : cases) {
+                ScanSpec spec = ScanSpec.newBuilder(scan.spec(cluster)).setLimits(Map.of("read", caps.get(scan)))
+                        .build();
+                ScanStarter.start(cluster.kafka, spec);
+                ids.add(spec.getScanId());
+            }
+            List<String> kills = cluster.killDuring(ids, 6, 3_000, ScanTotals::rowsRead,
+                    List.of("copy", "partition", "discovery"));
+            assertThat(kills).as("every kind of worker killed mid-scan, and some twice").hasSizeGreaterThanOrEqualTo(5);
+            for (int i = 0; i < cases.size(); i++) {
+                cases.get(i).check(cluster, ScanAwait.ended(cluster.kafka, ids.get(i), Duration.ofMinutes(6)));
+            }
+        }
+    }
+}
