@@ -21,21 +21,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Rate caps kept by all the processes of a scan together, measured from the ledger's events (what the workers
- * committed, stamped by Kafka), not from what the processes say of their shares.
+ * committed, stamped by Kafka), not from what the processes say of their shares. The tests that check only caps run
+ * at the same time (each is held to its caps, so their time is waiting, and each has its own tables and broker or
+ * process); the one that also checks a floor runs alone.
  */
 class RateCapIT {
+    /** The cluster's test checks a floor as well as a cap: it runs alone, the others together. */
+    private static final String ALONE = "rate-cap-floor";
+
     private static final long CAP = 400;
     private static final long THROTTLED = 200;
     private static final long WINDOW = 10_000;
 
     @Test
+    @ResourceLock(value = ALONE, mode = ResourceAccessMode.READ_WRITE)
     void threeReadingProcessesTogetherKeepTheCapAndAThrottleChangesItWithinFiveSeconds() throws Exception {
         var store = LocalServices.store();
         List<Row> rows = rows(40, 250);
@@ -108,6 +119,8 @@ class RateCapIT {
 
     /** A scan started with no cap is capped by a throttle from its next items on (in-process workers). */
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = ALONE, mode = ResourceAccessMode.READ)
     void aScanStartedWithoutACapIsCappedByAThrottle() {
         var store = LocalServices.store();
         // Uncapped, Azurite serves pages as fast as it can until the cap holds (a few seconds: the throttle
@@ -147,38 +160,47 @@ class RateCapIT {
     }
 
     @Test
-    void aLocalCopyKeepsItsCaps() {
-        var store = LocalServices.store();
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = ALONE, mode = ResourceAccessMode.READ)
+    void aLocalCopyKeepsItsCaps() throws Exception {
         List<Row> rows = rows(8, 500);
-        SampleTable.write(store, "ratelocal", rows, 16);
-        long start = System.nanoTime();
-        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
-                "--source-table", "ratelocal", "--dest-table", "ratelocalcopy", "--page-size", "100",
-                "--max-rate", "300", "--max-write-rate", "300");
-        long millis = (System.nanoTime() - start) / 1_000_000;
-
-        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-        assertThat(TableComparer.compare(store, "ratelocal", store, "ratelocalcopy").equal()).isTrue();
+        long millis = localCopy("ratelocal", rows, "--page-size", "100", "--max-rate", "300", "--max-write-rate", "300");
         // 4,000 rows at 300 rows/s, within 10%: at least 12 s (uncapped, this copy takes a few seconds)
         assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 330);
     }
 
     @Test
-    void aLocalCopyKeepsAWriteCapAlone() {
-        var store = LocalServices.store();
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = ALONE, mode = ResourceAccessMode.READ)
+    void aLocalCopyKeepsAWriteCapAlone() throws Exception {
         List<Row> rows = rows(4, 500);
-        SampleTable.write(store, "ratewrites", rows, 16);
-        long start = System.nanoTime();
-        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
-                "--source-table", "ratewrites", "--dest-table", "ratewritescopy", "--max-write-rate", "100");
-        long millis = (System.nanoTime() - start) / 1_000_000;
-
-        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-        assertThat(TableComparer.compare(store, "ratewrites", store, "ratewritescopy").equal()).isTrue();
+        long millis = localCopy("ratewrites", rows, "--max-write-rate", "100");
         // 2,000 rows written at 100 rows/s, within 10%: at least 18 s (the default table sink writes them; uncapped,
         // this copy takes a few seconds)
         System.out.printf("%,d rows copied with a write cap of 100 rows/s in %,d ms%n", rows.size(), millis);
         assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 110);
+    }
+
+    /**
+     * A local copy of {@code rows} into {@code table}copy with these options, as a process of its own (the tests of
+     * this class run at the same time, and a command run in this JVM would hold the others' output); its ms from start
+     * to exit, the JVM's start included. The copy is checked exact.
+     */
+    private static long localCopy(String table, List<Row> rows, String... options) throws Exception {
+        var store = LocalServices.store();
+        SampleTable.write(store, table, rows, 16);
+        List<String> args = new ArrayList<>(List.of("copy", "--source-connection-string",
+                LocalServices.azurite().connectionString(), "--source-table", table, "--dest-table", table + "copy"));
+        args.addAll(List.of(options));
+        try (ChildProcesses children = new ChildProcesses("rate-" + table)) {
+            long start = System.nanoTime();
+            Process copy = children.start("copy", Map.of(), args.toArray(String[]::new));
+            assertThat(copy.waitFor(3, TimeUnit.MINUTES)).isTrue();
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(copy.exitValue()).as(children.output("copy")).isZero();
+            assertThat(TableComparer.compare(store, table, store, table + "copy").equal()).isTrue();
+            return millis;
+        }
     }
 
     /** {@code partitions} partitions of {@code each} sample rows. */
