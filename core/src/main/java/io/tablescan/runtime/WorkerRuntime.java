@@ -334,7 +334,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 return;
             }
             if (failed != null) { // failing for good: parked with the reason, not replayed forever
-                LOG.warn("{} worker: a sink's commit point failed {} times in a row; parking the items whose rows it "
+                // INFO: the items are failed with their reason, which the scan's summary and status report
+                LOG.info("{} worker: a sink's commit point failed {} times in a row; parking the items whose rows it "
                         + "held", worker, failedFlushes);
                 pending.park(outcome -> outcome.parked(namespace, worker, failed));
             } else {
@@ -351,7 +352,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 return;
             }
             meters.aborted();
-            LOG.warn("{} worker: parking the items whose records the broker refused for good ({} records; {})", worker,
+            // INFO: the items are failed with their reason, which the scan's summary and status report
+            LOG.info("{} worker: parking the items whose records the broker refused for good ({} records; {})", worker,
                     result.refused().size(), result.refused().values().iterator().next().getMessage());
         }
         partitions.committed(offsets);
