@@ -127,6 +127,18 @@ public final class LocalPipeline implements AutoCloseable, Health {
         }
     }
 
+    /**
+     * Stops the workers and keeps the ledger: each worker finishes and commits the work in hand (or, past its
+     * deadline, leaves it to be replayed), and the ledger goes on folding what they committed, so that the counts a
+     * stopped run prints and saves are those of everything its workers did.
+     */
+    public void stopWorkers() {
+        List<WorkerRuntime<?>> workers = new ArrayList<>(runtimes);
+        runtimes.clear(); // closed once: close() then stops the ledger alone
+        workers.forEach(WorkerRuntime::stopSoon);
+        closeAll(workers);
+    }
+
     @Override
     public void close() {
         runtimes.forEach(WorkerRuntime::stopSoon); // all at once: leaving a group and closing clients are waits
@@ -134,6 +146,12 @@ public final class LocalPipeline implements AutoCloseable, Health {
         if (ledger != null) {
             parts.add(ledger);
         }
+        closeAll(parts);
+        ClassArchive.pipelineRan();
+        Timeline.mark("pipeline stop");
+    }
+
+    private static void closeAll(List<? extends AutoCloseable> parts) {
         try (var closing = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("pipeline-close").factory())) {
             List<Future<Object>> closed = parts.stream().map(part -> closing.submit(() -> {
                 part.close();
@@ -147,7 +165,5 @@ public final class LocalPipeline implements AutoCloseable, Health {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        ClassArchive.pipelineRan();
-        Timeline.mark("pipeline stop");
     }
 }
