@@ -298,7 +298,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 if (done.next() != null) {
                     done.next().drop();
                 }
-                continue; // abandoned by a rewind or a rebalance
+                if (done.outcome() == null && partitions.current(done.tp(), done.partition())) {
+                    done.partition().abandoned(done.offset()); // its requests not sent as the workers stop
+                }
+                continue; // abandoned by a rewind or a rebalance, or as the workers stop
             }
             done.partition().completed(done.offset());
             if (done.next() != null) {
