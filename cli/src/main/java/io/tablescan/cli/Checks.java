@@ -159,7 +159,8 @@ final class Checks {
         try {
             exists = retried(store).tableExists(table);
         } catch (TableStoreException e) {
-            throw new UserError(UserError.forStatus(e.status()),
+            // A 404 here is not the service's "no such table" (that is false): no table service at the endpoint.
+            throw new UserError(e.status() == 404 ? UserError.UNREACHABLE : UserError.forStatus(e.status()),
                     "cannot read the " + what + " table " + table + at(store, e) + ": " + e.getMessage());
         }
         if (!exists) {

@@ -96,9 +96,9 @@ final class DeleteCommand implements Callable<Integer> {
                     spec, CliRun.options(printer, interrupt, System.getenv()).withState(local), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
-                throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
-                        : "interrupted: the delete did not finish ("
-                        + DeleteJob.resultLine(totals) + " when stopped)");
+                throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local,
+                        DeleteJob.doneLine(totals)) : "interrupted: the delete did not finish ("
+                        + DeleteJob.doneLine(totals) + " when stopped)");
             }
             return printer.summary(totals);
         }

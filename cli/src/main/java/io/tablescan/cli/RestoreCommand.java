@@ -283,7 +283,7 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             }
             return !page.rows().isEmpty();
         } catch (TableStoreException e) {
-            if (e.status() == 404) {
+            if (io.tablescan.azure.AzureTableStore.notFound(e)) { // not a 404 of something else at the endpoint
                 return false;
             }
             throw new UserError(UserError.forStatus(e.status()), "cannot read the table " + table

@@ -174,9 +174,9 @@ final class ScanSummary implements Summary {
     public void work(ScanTotals t) {
         String purpose = options.purpose();
         out.printf("  items:         %s, %s, %s (deepest chain %d)%n",
-                plural(t.done(ItemKind.PREFIX_QUERY), "prefix query", "prefix queries"),
-                plural(t.done(ItemKind.PARTITION_QUERY), "partition query", "partition queries"),
-                plural(t.done(ItemKind.ENTITY_BATCH), "entity batch", "entity batches"), t.maxDepth());
+                items(t, ItemKind.PREFIX_QUERY, "prefix query", "prefix queries"),
+                items(t, ItemKind.PARTITION_QUERY, "partition query", "partition queries"),
+                items(t, ItemKind.ENTITY_BATCH, "entity batch", "entity batches"), t.maxDepth());
         out.printf("  open items:    %,d of %,d emitted; %,d failed, %,d skipped, %,d retried%n", t.openItems(),
                 t.itemsEmitted(), t.itemsFailed(), t.itemsSkipped(), t.itemsRetried());
         // A topic takes records in the worker's transaction, not requests: say what it got.
@@ -194,6 +194,15 @@ final class ScanSummary implements Summary {
                 : job != null && !job.writes() ? "" : ", " + written;
         out.printf("  requests:      %s of %s%s; %,d retried (%,d throttled)%n", plural(t.readRequests(), "read"),
                 both ? "the source and the destination" : "the source", writes, t.retries(), t.throttles());
+    }
+
+    /**
+     * "12 entity batches (4 failed)": the items of a kind that ended, done or failed for good (parked, as
+     * {@code status} and {@code failures} count them), so that a failed item is not missing from the line.
+     */
+    private static String items(ScanTotals t, ItemKind kind, String one, String many) {
+        long failed = t.failed(kind);
+        return plural(t.done(kind) + failed, one, many) + (failed > 0 ? String.format(" (%,d failed)", failed) : "");
     }
 
     /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */

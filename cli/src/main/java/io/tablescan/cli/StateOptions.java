@@ -49,14 +49,22 @@ final class StateOptions {
         return JobState.key(definition());
     }
 
-    /** What the user is told when Ctrl-C stopped a local job. */
+    /**
+     * What the user is told when Ctrl-C stopped a local job: the rows done when it stopped, as `tablescan jobs` and
+     * the rerun's first line show them (counted once its workers stopped), and how to resume it.
+     */
     static String resumeHint(JobState state) {
+        return resumeHint(state, ProgressPrinter.plural(state.rows(), "row") + " done");
+    }
+
+    /** As {@link #resumeHint(JobState)}, the rows done said as {@code done} ("deleted 1,000 rows", say). */
+    static String resumeHint(JobState state, String done) {
         if (!state.resumable()) { // stopped before its scan was seeded: its state goes, nothing to resume
             return "interrupted before the job's scan started: run the same command again to start it (rows a "
                     + "copy wrote meanwhile are written again)";
         }
-        return "interrupted: run the same command again to resume it where it stopped (its state is kept in "
-                + state.dir() + "; --restart starts over)";
+        return "interrupted: " + done + " when stopped; run the same command again to resume it where it stopped "
+                + "(its state is kept in " + state.dir() + "; --restart starts over)";
     }
 
     private String definition() {

@@ -65,6 +65,49 @@ class CheckRetriesTest {
         assertThat(Checks.at(store, new io.tablescan.spi.TableStoreException("denied", 403, false, null))).isEmpty();
     }
 
+    /**
+     * An endpoint that answers 404 without the table service's error code (a wrong path in it, a proxy) is not a
+     * missing table: one line naming the endpoint to check, exit 3; the service's own TableNotFound is, exit 4.
+     */
+    @Test
+    void aBare404NamesTheEndpointInsteadOfAMissingTable() throws Exception {
+        String key = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+        String[] code = {null};
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            if (code[0] != null) {
+                exchange.getResponseHeaders().add("x-ms-error-code", code[0]);
+            }
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String endpoint = "http://127.0.0.1:" + server.getAddress().getPort() + "/devstoreaccount1";
+            TableStore store = Checks.store("--source-connection-string", "DefaultEndpointsProtocol=http;AccountName="
+                    + "devstoreaccount1;AccountKey=" + key + ";TableEndpoint=" + endpoint + ";");
+
+            assertThatThrownBy(() -> Checks.tableExists(store, "t", "source")).isInstanceOfSatisfying(UserError.class,
+                    e -> {
+                        assertThat(e.exitCode()).isEqualTo(UserError.UNREACHABLE);
+                        assertThat(e.getMessage()).isEqualTo("cannot read the source table t: the endpoint " + endpoint
+                                + " answered HTTP 404 without a table service error code: check the endpoint URL (a "
+                                + "wrong path, or a proxy, answers so)").doesNotContain(key);
+                    });
+
+            code[0] = "TableNotFound";
+            assertThatThrownBy(() -> Checks.tableExists(store, "t", "source")).isInstanceOfSatisfying(UserError.class,
+                    e -> {
+                        assertThat(e.exitCode()).isEqualTo(UserError.NOT_FOUND);
+                        assertThat(e.getMessage()).isEqualTo("the source table t does not exist");
+                    });
+        } finally {
+            server.stop(0);
+        }
+    }
+
     /** A store whose tableExists fails with {@code first} on its first call and answers true after. */
     private static TableStore store(AtomicInteger calls, TableStoreException first) {
         return (TableStore) Proxy.newProxyInstance(TableStore.class.getClassLoader(), new Class<?>[] {TableStore.class},

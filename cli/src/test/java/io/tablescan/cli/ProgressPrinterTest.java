@@ -252,6 +252,20 @@ class ProgressPrinterTest {
                 "items:         1 prefix query, 0 partition queries, 0 entity batches", "1 read of the source, 0 writes");
     }
 
+    /** The items line counts the entity batches that failed for good with those done, as status and failures do. */
+    @Test
+    void theItemsLineCountsFailedEntityBatches() {
+        ScanEventBuilder failures = new ScanEventBuilder("s1");
+        for (int i = 0; i < 5; i++) {
+            failures.failed(ItemKind.ENTITY_BATCH, "HTTP 403 AuthorizationFailure on table PackagesCopy");
+        }
+        ScanStatus s = ScanFold.apply(running(), at(T0 + 3_000, failures));
+
+        assertThat(printer(false).summary(new ScanTotals("s1", s))).isEqualTo(UserError.FAILED);
+        assertThat(out()).contains("items:         1 prefix query, 0 partition queries, 13 entity batches (5 failed) "
+                + "(deepest chain 1)").contains("open items:    0 of 14 emitted; 5 failed, 0 skipped, 0 retried");
+    }
+
     @Test
     void theSummaryTellsReadsFromWrites() {
         printer(false).summary(new ScanTotals("s1", completed(running())));

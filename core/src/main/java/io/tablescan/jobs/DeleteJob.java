@@ -107,7 +107,12 @@ public final class DeleteJob implements Job {
             return incomplete + "dry run: " + plural(t.rowsRead(), "row") + " in " + plural(t.partitions(), "partition")
                     + " would be deleted; nothing was deleted";
         }
-        return incomplete + "deleted " + plural(t.counter(Counters.DELETED), "row") + "; "
+        return incomplete + doneLine(t);
+    }
+
+    /** "deleted 1,200 rows; 3 skipped (changed since read)": what a delete has done so far. */
+    public static String doneLine(ScanTotals t) {
+        return "deleted " + plural(t.counter(Counters.DELETED), "row") + "; "
                 + String.format("%,d", t.counter(Counters.SKIPPED)) + " skipped (changed since read)";
     }
 

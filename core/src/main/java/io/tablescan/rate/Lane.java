@@ -17,6 +17,8 @@ public final class Lane {
     private final AtomicInteger peak = new AtomicInteger();
     private final AtomicLong rows = new AtomicLong();
     volatile long cap;
+    /** Set when this process's workers stop: requests still waiting for the rate are not sent (see {@link #stop}). */
+    private volatile boolean stopped;
     /** Whether the last tick published a demand above 0 (so the next idle tick publishes 0 once). */
     boolean wanted;
     /** The demand the last tick published. */
@@ -60,15 +62,33 @@ public final class Lane {
         }
     }
 
-    /** Takes {@code n} rows' worth of the share, counting this request as wanting the rate until {@link #done}. */
+    /**
+     * Takes {@code n} rows' worth of the share, counting this request as wanting the rate until {@link #done}.
+     *
+     * @throws WaitStoppedException when the workers stop while it waits: not sent
+     */
     public void begin(double n) throws InterruptedException {
         peak.accumulateAndGet(active.incrementAndGet(), Math::max);
+        boolean taken;
         try {
-            bucket.acquire(n);
+            taken = bucket.acquire(n, () -> stopped);
         } catch (InterruptedException e) {
             active.decrementAndGet();
             throw e;
         }
+        if (!taken) {
+            active.decrementAndGet();
+            throw new WaitStoppedException();
+        }
+    }
+
+    /**
+     * The workers of this process stop: requests waiting for the rate give up at once (their items are left for a
+     * replay), so that a stop waits for the requests under way only, not for those a low cap would let through
+     * over the next seconds.
+     */
+    public void stop() {
+        stopped = true;
     }
 
     /** The request took {@code taken} rows' worth and passed {@code used} rows. */

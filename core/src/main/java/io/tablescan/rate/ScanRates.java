@@ -34,6 +34,8 @@ public final class ScanRates implements AutoCloseable {
     private final Demands board;
     private final long tickMillis;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    /** Set by {@link #stopWaits}: every lane, made before or after, gives up its waits. */
+    private volatile boolean stopped;
     private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("rate-shares").daemon().factory());
@@ -62,6 +64,9 @@ public final class ScanRates implements AutoCloseable {
         lastUsed.put(key, System.currentTimeMillis());
         return lanes.computeIfAbsent(key, k -> {
             Lane lane = new Lane(spec.getScanId(), direction, cap(spec, direction));
+            if (stopped) {
+                lane.stop();
+            }
             Gauge.builder("tablescan.rate.cap", lane, l -> l.cap).description("A capped scan's cap, rows/s (0: none)")
                     .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
             Gauge.builder("tablescan.rate.share", lane.bucket, TokenBucket::rate)
@@ -69,6 +74,12 @@ public final class ScanRates implements AutoCloseable {
                     .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
             return lane;
         });
+    }
+
+    /** This process's workers stop: no request waits for a rate any more (see {@link Lane#stop}). */
+    public void stopWaits() {
+        stopped = true;
+        lanes.values().forEach(Lane::stop);
     }
 
     /** Publishes this process's demands, then sets each bucket to its share of the cap. */

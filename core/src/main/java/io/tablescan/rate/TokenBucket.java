@@ -44,10 +44,21 @@ public final class TokenBucket {
 
     /** Takes {@code n} tokens, waiting while the bucket is in debt. */
     public void acquire(double n) throws InterruptedException {
+        acquire(n, () -> false);
+    }
+
+    /**
+     * As {@link #acquire(double)}, unless {@code giveUp} says so while it waits (checked every slice): then false,
+     * and nothing is taken.
+     */
+    public boolean acquire(double n, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
         while (true) {
+            if (giveUp.getAsBoolean()) {
+                return false;
+            }
             long wait = tryTake(n);
             if (wait <= 0) {
-                return;
+                return true;
             }
             LockSupport.parkNanos(Math.min(wait, MAX_SLICE_NANOS));
             if (Thread.interrupted()) {

@@ -2,6 +2,7 @@ package io.tablescan.runtime;
 
 import io.tablescan.items.EntityPages;
 import io.tablescan.items.WorkItemValidator;
+import io.tablescan.rate.WaitStoppedException;
 import io.tablescan.schema.EntityBatch;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.sink.FailedWriteException;
@@ -145,6 +146,9 @@ final class ItemProcessor<T extends SpecificRecord> {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
         } catch (RuntimeException | LinkageError | AssertionError e) {
+            if (WaitStoppedException.in(e)) {
+                return record -> null; // not sent as the workers stop: left undone, for whoever consumes it next
+            }
             // A broken dependency (LinkageError) fails the item, not the worker thread: parked, counted, visible.
             int attempts = e instanceof FailedRequestException f ? f.attempts()
                     : e instanceof FailedWriteException w ? w.attempts() : 1;

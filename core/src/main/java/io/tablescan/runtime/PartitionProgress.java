@@ -22,6 +22,11 @@ final class PartitionProgress {
     /** Done, with outputs committed, above {@link #committed}: skipped when fetched again. */
     private final NavigableSet<Long> committedDone = new TreeSet<>();
     private final NavigableSet<Long> inFlight = new TreeSet<>();
+    /**
+     * Records left undone as the workers stop (see {@link #abandoned}): no longer in hand, and no commit passes them,
+     * so that whoever consumes the partition next processes them.
+     */
+    private final NavigableSet<Long> abandoned = new TreeSet<>();
     /** Done, waiting for the next commit. */
     private final NavigableSet<Long> completed = new TreeSet<>();
     private long fetchedEnd;
@@ -59,6 +64,7 @@ final class PartitionProgress {
             committed = offset; // no committed offset yet: the log starts here for this group
         }
         fetchedEnd = Math.max(fetchedEnd, offset + 1);
+        abandoned.remove(offset); // fetched again: in hand once more
         if (offset < committed || committedDone.contains(offset) || inFlight.contains(offset)
                 || completed.contains(offset)) {
             return false; // done, or a chain's link this worker took in hand before fetching it
@@ -87,6 +93,13 @@ final class PartitionProgress {
     void completed(long offset) {
         if (inFlight.remove(offset)) {
             completed.add(offset);
+        }
+    }
+
+    /** A record in hand left undone (its requests not sent as the workers stop): out of hand, never committed here. */
+    void abandoned(long offset) {
+        if (inFlight.remove(offset)) {
+            abandoned.add(offset);
         }
     }
 
@@ -125,7 +138,8 @@ final class PartitionProgress {
     /** The oldest record not done: one in hand, or the next to fetch (a link may lie beyond it). */
     private long nextOffset() {
         long toFetch = Math.max(committed, fetchedEnd);
-        return inFlight.isEmpty() ? toFetch : Math.min(inFlight.first(), toFetch);
+        long next = inFlight.isEmpty() ? toFetch : Math.min(inFlight.first(), toFetch);
+        return abandoned.isEmpty() ? next : Math.min(abandoned.first(), next);
     }
 
     /** The done offsets a committed metadata names; none when it is not ours (another tool's commit). */

@@ -298,7 +298,10 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 if (done.next() != null) {
                     done.next().drop();
                 }
-                continue; // abandoned by a rewind or a rebalance
+                if (done.outcome() == null && partitions.current(done.tp(), done.partition())) {
+                    done.partition().abandoned(done.offset()); // its requests not sent as the workers stop
+                }
+                continue; // abandoned by a rewind or a rebalance, or as the workers stop
             }
             done.partition().completed(done.offset());
             if (done.next() != null) {
@@ -334,7 +337,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 return;
             }
             if (failed != null) { // failing for good: parked with the reason, not replayed forever
-                LOG.warn("{} worker: a sink's commit point failed {} times in a row; parking the items whose rows it "
+                // INFO: the items are failed with their reason, which the scan's summary and status report
+                LOG.info("{} worker: a sink's commit point failed {} times in a row; parking the items whose rows it "
                         + "held", worker, failedFlushes);
                 pending.park(outcome -> outcome.parked(namespace, worker, failed));
             } else {
@@ -351,7 +355,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 return;
             }
             meters.aborted();
-            LOG.warn("{} worker: parking the items whose records the broker refused for good ({} records; {})", worker,
+            // INFO: the items are failed with their reason, which the scan's summary and status report
+            LOG.info("{} worker: parking the items whose records the broker refused for good ({} records; {})", worker,
                     result.refused().size(), result.refused().values().iterator().next().getMessage());
         }
         partitions.committed(offsets);

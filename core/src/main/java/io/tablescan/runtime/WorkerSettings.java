@@ -229,6 +229,18 @@ public final class WorkerSettings {
         throttled.add(scanId);
     }
 
+    /**
+     * The workers on these settings stop: their requests still waiting for a capped scan's rate are not sent (their
+     * items are left for a replay).
+     */
+    public void stopRateWaits() {
+        synchronized (stores) {
+            if (rates != null) {
+                rates.stopWaits();
+            }
+        }
+    }
+
     /** This process's shares of capped scans' rates, started on the first capped item. */
     private ScanRates rates() {
         synchronized (stores) {

@@ -76,6 +76,11 @@ public final class ScanTotals {
         return status == null ? 0 : kind.count(status.getDone());
     }
 
+    /** Items of this kind that failed for good (parked in the dead-letter topic; a retried one counts no more). */
+    public long failed(ItemKind kind) {
+        return status == null ? 0 : kind.count(status.getFailed());
+    }
+
     public long rowsRead() {
         return status == null ? 0 : status.getRowsRead();
     }

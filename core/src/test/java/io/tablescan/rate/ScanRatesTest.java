@@ -82,6 +82,45 @@ class ScanRatesTest {
         assertThat(rate).as("rows deleted a second").isBetween(400L, 560L);
     }
 
+    /**
+     * The workers stop while a write waits for its share of a low cap: it gives up at once, unsent, instead of
+     * being let through seconds later; so does one that comes after the stop.
+     */
+    @Test
+    void aWriteWaitingForItsShareIsNotSentOnceTheWorkersStop() throws InterruptedException {
+        ScanSpec capped = ScanSpec.newBuilder(spec).setScanId("scan-stop").setLimits(Map.of("write", 100L)).build();
+        ScanRates rates = new ScanRates(board.process(), 200);
+        processes.add(rates);
+        Lane write = rates.lane(capped, Direction.WRITE);
+        AtomicLong sent = new AtomicLong();
+        write.run(1_000, sent::incrementAndGet, n -> 1_000); // ten seconds of the cap: the next one waits
+        java.util.concurrent.atomic.AtomicReference<Throwable> waited = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread waiting = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                write.run(100, sent::incrementAndGet, n -> 100);
+            } catch (RuntimeException e) {
+                waited.set(e);
+            }
+        });
+        waiting.join(300);
+        assertThat(waiting.isAlive()).as("waits for its share").isTrue();
+
+        long stopped = System.nanoTime();
+        rates.stopWaits();
+        waiting.join(5_000);
+
+        assertThat(waiting.isAlive()).isFalse();
+        assertThat((System.nanoTime() - stopped) / 1_000_000).as("ms until it gave up").isLessThan(1_000);
+        assertThat(waited.get()).isInstanceOf(io.tablescan.spi.TableStoreException.class)
+                .hasMessageContaining("not sent");
+        assertThat(((io.tablescan.spi.TableStoreException) waited.get()).isTransient()).as("no retry").isFalse();
+        assertThat(sent).as("requests sent").hasValue(1);
+        ScanSpec later = ScanSpec.newBuilder(capped).setScanId("scan-later").build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> rates.lane(later, Direction.WRITE).run(100,
+                sent::incrementAndGet, n -> 100)).hasMessageContaining("not sent");
+        assertThat(sent).hasValue(1);
+    }
+
     /** Waits {@code settle} ms, then returns the rows/s read over the next {@code window} ms. */
     private long measure(long settle, long window) throws InterruptedException {
         Thread.sleep(settle); // time passing is what is measured here

@@ -27,6 +27,23 @@ class PartitionProgressTest {
         assertThat(PartitionProgress.decode(next.offset(), next.metadata())).containsExactly(104L);
     }
 
+    /** A record left undone as the workers stop is out of hand, and no commit passes it: the next consumer does it. */
+    @Test
+    void aRecordLeftUndoneHoldsTheCommittedOffsetButIsNoLongerInHand() {
+        PartitionProgress progress = new PartitionProgress(new OffsetAndMetadata(100));
+        for (long offset = 100; offset < 103; offset++) {
+            progress.fetched(offset);
+        }
+        progress.completed(100);
+        progress.abandoned(101);
+        progress.completed(102);
+
+        assertThat(progress.inFlight()).as("in hand").isZero();
+        OffsetAndMetadata commit = progress.toCommit();
+        assertThat(commit.offset()).isEqualTo(101);
+        assertThat(PartitionProgress.decode(commit.offset(), commit.metadata())).containsExactly(102L);
+    }
+
     @Test
     void afterARewindDoneRecordsAreSkippedAndGapsInTheLogDoNotHoldTheOffsetBack() {
         PartitionProgress progress = new PartitionProgress(null);

@@ -233,6 +233,47 @@ class WorkerRuntimeTest {
         assertThat(onlyEvent().getFailed().getPrefixQueries()).isEqualTo(1);
     }
 
+    /**
+     * A worker stops with six items in hand and four slots, each of whose requests gives up waiting for the rate cap
+     * (not sent): none is parked, counted or committed, they are left for a replay, and the stop waits for none of
+     * them (not the 30 s a stop gives the work in hand).
+     */
+    @Test
+    void itemsWhoseRequestsWereNotSentAsTheWorkerStopsAreNeitherParkedNorCommitted() {
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicInteger handled = new AtomicInteger();
+        WorkerRuntime<PrefixQuery> runtime = runtime(handler(item -> {
+            handled.incrementAndGet();
+            try {
+                stopped.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            // wrapped, as a sink may pass it on
+            throw new IllegalStateException("write failed", new io.tablescan.rate.WaitStoppedException());
+        }));
+        consumer.updateBeginningOffsets(Map.of(INPUT, 0L));
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(INPUT));
+            for (int i = 0; i < 6; i++) {
+                consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, i, ("k" + i).getBytes(), root()));
+            }
+        });
+        consumer.schedulePollTask(() -> {
+            runtime.stopSoon();
+            stopped.countDown();
+        });
+
+        long start = System.nanoTime();
+        runtime.run();
+
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms to stop").isLessThan(10_000);
+        assertThat(handled).as("items that ran").hasValue(6);
+        assertThat(sentTo(Namespace.DEFAULT.deadLetters())).as("parked").isEmpty();
+        assertThat(sentTo(Namespace.DEFAULT.scanEvents())).as("counted").isEmpty();
+        assertThat(producer.consumerGroupOffsetsHistory()).as("offsets committed").isEmpty();
+    }
+
     @Test
     void theHandlerIsClosedWhenTheWorkerStops() {
         AtomicInteger closed = new AtomicInteger();

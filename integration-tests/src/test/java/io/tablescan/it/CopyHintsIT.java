@@ -12,6 +12,10 @@ import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.UserError;
 import io.tablescan.runner.TableComparer;
 import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +45,8 @@ class CopyHintsIT {
                 "--dest-connection-string", refusing, "--dest-table", "hintcopy");
 
         assertThat(embedded.exitCode()).as(embedded.out() + embedded.err()).isEqualTo(UserError.FAILED);
+        // the items line counts the failed entity batches too, and says so
+        assertThat(embedded.out()).containsPattern(", [1-9][\\d,]* entity batch(es)? \\([1-9][\\d,]* failed\\)");
         assertThat(embedded.out()).contains("completed with").contains("403")
                 .containsPattern("failed items?: fix the cause \\(errors above\\), then run the same copy again: it is idempotent")
                 .doesNotContain("tablescan failures").doesNotContain("tablescan retry");
@@ -63,5 +69,30 @@ class CopyHintsIT {
         assertThat(again.exitCode()).as("the hint works: " + again.out() + again.err()).isZero();
         assertThat(again.out()).containsPattern("next --since:  \\d{4}-\\d\\d-\\d\\dT");
         assertThat(TableComparer.compare(store, "hintsource", store, "hintcopy").equal()).isTrue();
+    }
+
+    /**
+     * A topic that refuses every row's record (its max.message.bytes is below one): the copy's items are parked
+     * round by round, which the summary reports (its items line with the failed entity batches, the reason among
+     * its errors); no WARN log line repeats it among the copy's lines.
+     */
+    @Test
+    void aCopyWhoseRecordsATopicRefusesSaysSoInItsSummaryWithoutWarnLines() throws Exception {
+        SampleTable.write(LocalServices.store(), "hintrefused", SampleTable.rows(300), 8);
+        String kafka = LocalServices.broker().bootstrapServers();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka))) {
+            admin.createTopics(List.of(new NewTopic("hint-small-rows", 2, (short) 1)
+                    .configs(Map.of("max.message.bytes", "100")))).all().get();
+        }
+
+        Cli.Run run = Cli.run("copy", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "hintrefused", "--to-topic", "hint-small-rows", "--kafka", kafka, "--page-size", "100");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(UserError.FAILED);
+        assertThat(run.out()).containsPattern("completed with [1-9][\\d,]* failed items?")
+                .containsPattern(", ([1-9][\\d,]*) entity batch(es)? \\(\\1 failed\\)")
+                .contains("topic hint-small-rows refused a record");
+        assertThat(run.out() + run.err()).as("log lines at WARN about the parked items")
+                .doesNotContainPattern("WARN .*(parking|WorkerRuntime)");
     }
 }

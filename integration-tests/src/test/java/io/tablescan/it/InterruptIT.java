@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -64,8 +65,14 @@ class InterruptIT {
 
             String out = children.output("copy");
             assertThat(out).contains("interrupted: stopping; the job is kept for a rerun to resume")
-                    .contains("tablescan: interrupted: run the same command again to resume it where it stopped")
+                    .containsPattern("tablescan: interrupted: [1-9][\\d,]* rows? done when stopped; run the same "
+                            + "command again to resume it where it stopped")
                     .doesNotContain("cancelling").doesNotContain("\tat ").doesNotContain("completed");
+            // the rows it says done are the rows the destination holds, as the JavaScript SDK reads them
+            Matcher done = Pattern.compile("interrupted: ([\\d,]+) rows? done when stopped").matcher(out);
+            assertThat(done.find()).isTrue();
+            assertThat(FidelityIT.client("dump", "intcopy").lines().count()).as("rows in the destination")
+                    .isEqualTo(Long.parseLong(done.group(1).replace(",", "")));
             // the ledger's temporary folder is gone; the job's state (its broker's data) is kept
             assertGone(tmp, Set.of());
             try (Stream<Path> jobs = Files.list(state)) {
@@ -80,6 +87,49 @@ class InterruptIT {
         try (Stream<Path> jobs = Files.list(state)) {
             assertThat(jobs.toList()).as("the finished job's state is gone").isEmpty();
         }
+    }
+
+    /**
+     * A local delete stopped mid-run: its last line, `jobs` and the rerun's first line count exactly the rows it
+     * deleted, as the JavaScript SDK finds them gone (its workers' last deletes are counted before it says so), and
+     * the rerun deletes the rest.
+     */
+    @Test
+    void aLocalDeleteStoppedMidRunSaysTheRowsItDeleted() throws Exception {
+        int rows = 20_000;
+        SampleTable.write(LocalServices.store(), "intdelete", SampleTable.rows(rows), 8);
+        Path tmp = temporaryFolder("interrupt-delete");
+        Path state = temporaryFolder("interrupt-delete-state");
+        String[] deleteArgs = {"delete", "--source-connection-string", LocalServices.azurite().connectionString(),
+                "--source-table", "intdelete", "--all", "--yes", "--page-size", "100", "--state-dir", state.toString(),
+                "--max-write-rate", "2000"}; // about 10 s: stopped mid-run
+        long deleted;
+        try (ChildProcesses children = new ChildProcesses("interrupt-delete")) {
+            Files.deleteIfExists(children.log("delete").toPath()); // logs are appended to: drop an earlier run's
+            Process delete = children.start("delete", env(tmp), deleteArgs);
+            interruptWhileCopying(children, "delete", delete, tmp);
+
+            String out = children.output("delete");
+            Matcher last = Pattern.compile("tablescan: interrupted: deleted ([\\d,]+) rows?; 0 skipped \\(changed "
+                    + "since read\\) when stopped; run the same command again to resume it").matcher(out);
+            assertThat(last.find()).as(out).isTrue();
+            deleted = Long.parseLong(last.group(1).replace(",", ""));
+        }
+        long left = FidelityIT.client("dump", "intdelete").lines().count();
+        assertThat(deleted).as("rows the last line says deleted, against the rows gone").isPositive()
+                .isEqualTo(rows - left);
+
+        Cli.Run jobs = Cli.run("jobs", "--state-dir", state.toString());
+        Matcher listed = Pattern.compile("(?m)^\\S+\\s+delete\\s+intdelete\\s+\\S+ \\S+\\s+([\\d,]+)\\s")
+                .matcher(jobs.out());
+        assertThat(listed.find()).as(jobs.out()).isTrue();
+        assertThat(listed.group(1)).as("rows done in `jobs`").isEqualTo(String.format("%,d", deleted));
+
+        Cli.Run again = Cli.run(deleteArgs);
+        assertThat(again.exitCode()).as(again.out() + again.err()).isZero();
+        assertThat(again.out()).contains(String.format(": %,d rows already done", deleted))
+                .contains(String.format("deleted %,d rows", rows));
+        assertThat(FidelityIT.client("dump", "intdelete")).as("rows left").isEmpty();
     }
 
     /** A second Ctrl-C exits at once, and still leaves no ledger state in the temporary folder. */

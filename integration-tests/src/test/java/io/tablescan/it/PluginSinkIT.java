@@ -136,7 +136,8 @@ class PluginSinkIT {
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(UserError.FAILED);
         assertThat(run.out()).containsPattern("completed with [1-9][0-9]* failed items?").contains("rows written:  0")
-                .contains(", 0 entity batches").contains("open items:    0 of").containsPattern("error: .*HTTP 400");
+                .containsPattern(", ([1-9][\\d,]*) entity batch(es)? \\(\\1 failed\\)").contains("open items:    0 of")
+                .containsPattern("error: .*HTTP 400");
         assertThat(run.err()).doesNotContain("\tat ");
         assertThat(Files.list(PLUGINS)).as("the plugins folder holds the jar alone").hasSize(1);
     }

@@ -195,6 +195,7 @@ public final class CopyRun {
             boolean interrupted = !totals.ended() && stop.getAsBoolean();
             if (interrupted && options.state() != null) { // a local job's scan stays as it is, for a rerun to resume
                 options.view().pausing();
+                totals = settled(pipeline, kafka, reader, totals);
                 return new Outcome(totals, (System.nanoTime() - start) / 1e9, true);
             }
             if (interrupted) {
@@ -206,6 +207,7 @@ public final class CopyRun {
                             + e.getClass().getSimpleName() + "): on a cluster, run `tablescan cancel "
                             + spec.getScanId() + " --kafka " + kafka.bootstrapServers() + "`");
                 }
+                totals = settled(pipeline, kafka, reader, totals);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             if (options.ended() != null && totals.ended() && !interrupted) {
@@ -213,6 +215,25 @@ public final class CopyRun {
             }
             return new Outcome(totals, seconds, interrupted);
         }
+    }
+
+    /**
+     * The totals of a scan stopped by Ctrl-C as they are once this process's workers stopped: what they did is
+     * committed by then (the work in hand finished, see {@link LocalPipeline#stopWorkers}), and the ledger is given
+     * up to {@link LedgerCatchUp#AT_MOST} to fold it, so the rows printed and saved are the rows done; {@code seen}
+     * when the ledger has no record of the scan.
+     */
+    private static ScanTotals settled(LocalPipeline pipeline, KafkaSettings kafka, ScanStatusReader reader,
+            ScanTotals seen) {
+        pipeline.stopWorkers();
+        Timeline.mark("workers stop");
+        if (!LedgerCatchUp.await(kafka, seen.scanId(), LedgerCatchUp.AT_MOST)) {
+            System.err.println("tablescan: the ledger had not counted everything the workers did within "
+                    + LedgerCatchUp.AT_MOST.toSeconds() + " s: the rows said done may be short of the rows done");
+        }
+        Timeline.mark("ledger caught up");
+        ScanTotals latest = reader.latest(seen.scanId());
+        return latest.started() ? latest : seen;
     }
 
     /** Metrics and health of a local copy only when asked for with TABLESCAN_METRICS_PORT (workers: always). */

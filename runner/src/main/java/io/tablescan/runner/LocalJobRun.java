@@ -51,6 +51,9 @@ final class LocalJobRun {
             }
             CopyRun.Outcome outcome = CopyRun.run(settings, spec, run);
             ended = !outcome.interrupted();
+            if (outcome.interrupted() && outcome.totals().started()) { // counted once the workers stopped
+                state.progress(outcome.totals().rowsCopied());
+            }
             return after.apply(kafka, outcome);
         } finally {
             Timeline.mark("broker stop");

@@ -29,8 +29,12 @@ public final class LocalPipeline implements AutoCloseable, Health {
     private final List<WorkerRuntime<?>> runtimes = new ArrayList<>();
     private final AtomicReference<String> failure = new AtomicReference<>();
     private ScanLedger ledger;
+    /** The workers' settings: their waits for capped rates end when {@link #stopWorkers} stops them. */
+    private final WorkerSettings settings;
 
-    private LocalPipeline() {}
+    private LocalPipeline(WorkerSettings settings) {
+        this.settings = settings;
+    }
 
     public static LocalPipeline start(WorkerSettings settings) {
         return start(settings, true);
@@ -53,7 +57,7 @@ public final class LocalPipeline implements AutoCloseable, Health {
             // The workers and the ledger start while the broker makes the new topics' partitions (their clients,
             // their producers' transactions); the workers join their groups once every partition answers, when the
             // group coordinator knows the topics too, and nothing is produced before.
-            LocalPipeline pipeline = new LocalPipeline();
+            LocalPipeline pipeline = new LocalPipeline(settings);
             CompletableFuture<Void> topics = new CompletableFuture<>();
             try {
                 if (withLedger) {
@@ -127,6 +131,20 @@ public final class LocalPipeline implements AutoCloseable, Health {
         }
     }
 
+    /**
+     * Stops the workers and keeps the ledger: each worker finishes and commits the work in hand (or, past its
+     * deadline, leaves it to be replayed), except the requests still waiting for a capped rate, which are not sent
+     * (their items are left for a replay: a capped job stops within seconds); the ledger goes on folding what they
+     * committed, so that the counts a stopped run prints and saves are those of everything its workers did.
+     */
+    public void stopWorkers() {
+        List<WorkerRuntime<?>> workers = new ArrayList<>(runtimes);
+        runtimes.clear(); // closed once: close() then stops the ledger alone
+        workers.forEach(WorkerRuntime::stopSoon);
+        settings.stopRateWaits();
+        closeAll(workers);
+    }
+
     @Override
     public void close() {
         runtimes.forEach(WorkerRuntime::stopSoon); // all at once: leaving a group and closing clients are waits
@@ -134,6 +152,12 @@ public final class LocalPipeline implements AutoCloseable, Health {
         if (ledger != null) {
             parts.add(ledger);
         }
+        closeAll(parts);
+        ClassArchive.pipelineRan();
+        Timeline.mark("pipeline stop");
+    }
+
+    private static void closeAll(List<? extends AutoCloseable> parts) {
         try (var closing = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("pipeline-close").factory())) {
             List<Future<Object>> closed = parts.stream().map(part -> closing.submit(() -> {
                 part.close();
@@ -147,7 +171,5 @@ public final class LocalPipeline implements AutoCloseable, Health {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        ClassArchive.pipelineRan();
-        Timeline.mark("pipeline stop");
     }
 }

@@ -95,12 +95,29 @@ public final class BlobStore implements BackupStore {
 
     /** Whether the container exists (a place to read sets from must; one to write to is created). */
     public boolean containerExists() {
-        return call("the container", () -> container.exists());
+        return call("the container", () -> found(container::getProperties));
     }
 
     @Override
     public boolean exists(String name) {
-        return call(name, () -> container.getBlobClient(prefix + name).exists());
+        return call(name, () -> found(container.getBlobClient(prefix + name)::getProperties));
+    }
+
+    /**
+     * Whether {@code properties} finds its container or blob: not when the Blob service answers 404 with its error
+     * code (ContainerNotFound, BlobNotFound). A 404 without one came from something else at the endpoint (a wrong
+     * path in it, a proxy) and fails (see {@link #call}): the SDK's own exists() takes any 404 for "not there".
+     */
+    private static boolean found(Supplier<?> properties) {
+        try {
+            properties.get();
+            return true;
+        } catch (BlobStorageException e) {
+            if (e.getStatusCode() == 404 && e.getErrorCode() != null) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     @Override
@@ -229,7 +246,7 @@ public final class BlobStore implements BackupStore {
     @Override
     public java.util.List<String> list() {
         return call("the container", () -> {
-            if (!container.exists()) {
+            if (!found(container::getProperties)) {
                 return java.util.List.<String>of();
             }
             var options = new com.azure.storage.blob.models.ListBlobsOptions().setPrefix(prefix.isEmpty() ? null : prefix);
@@ -290,6 +307,14 @@ public final class BlobStore implements BackupStore {
 
     private static final long CONNECT_TIMEOUT_MILLIS = 5_000;
 
+    /** The account's Blob endpoint, scheme to path, without the container or a query (no SAS). */
+    private String endpoint() {
+        java.net.URI uri = java.net.URI.create(container.getBlobContainerUrl());
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        int container = path.lastIndexOf('/');
+        return uri.getScheme() + "://" + uri.getRawAuthority() + (container > 0 ? path.substring(0, container) : "");
+    }
+
     /** A failed connection in words, never a URL's query. */
     private static String why(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -312,6 +337,11 @@ public final class BlobStore implements BackupStore {
             return request.get();
         } catch (BlobStorageException e) {
             int status = e.getStatusCode();
+            if (status == 404 && e.getErrorCode() == null) { // not the Blob service's: it names what is missing
+                throw new BackupException(BackupException.Kind.UNREACHABLE, "the Blob endpoint " + endpoint()
+                        + " answered HTTP 404 without a Blob service error code for " + describe()
+                        + ": check the endpoint URL (a wrong path, or a proxy, answers so)");
+            }
             BackupException.Kind kind = status == 404 ? BackupException.Kind.NOT_FOUND
                     : status == 401 || status == 403 ? BackupException.Kind.DENIED : BackupException.Kind.FAILED;
             String where = what.equals("the container") ? describe() : prefix + what + " in " + describe();

@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
 public final class AzureTableStore implements TableStore {
     /** The service's continuation headers look like {@code 1!12!cGFydGl0aW9uMQ--}: base64 with '-' padding. */
     private static final Pattern ENCODED_KEY = Pattern.compile("\\d+!\\d+!(.*)");
+    /** The start of a failure's message for a 404 with the service's error code (every store's, see notFound). */
+    private static final Pattern SERVICE_NOT_FOUND = Pattern.compile("HTTP 404 (TableNotFound|ResourceNotFound)\\b");
 
     private final TableStore tables;
     private final String endpoint;
@@ -172,7 +174,16 @@ public final class AzureTableStore implements TableStore {
 
     @Override
     public boolean tableExists(String table) {
-        return signedIn(table, () -> tables.tableExists(table));
+        try {
+            return signedIn(table, () -> tables.tableExists(table));
+        } catch (TableStoreException e) {
+            if (e.status() == 404) { // not the service's "no such table", which names its error code
+                throw new TableStoreException("the endpoint " + endpoint + " answered HTTP 404 without a table "
+                        + "service error code: check the endpoint URL (a wrong path, or a proxy, answers so)", 404,
+                        false, null);
+            }
+            throw e;
+        }
     }
 
     /** Runs a call; an Entra ID credential that finds no identity, or is refused, fails it at once (no retry helps). */
@@ -215,17 +226,26 @@ public final class AzureTableStore implements TableStore {
         return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : " " + withoutQuery(root.getMessage()));
     }
 
-    /** Runs a request; false when the service answered 404 (a table or row that is not there). */
+    /** Runs a request; false when the service answered that the table or row is not there (see {@link #notFound}). */
     static boolean unlessNotFound(Runnable request) {
         try {
             request.run();
             return true;
         } catch (TableStoreException e) {
-            if (e.status() == 404) {
+            if (notFound(e)) {
                 return false;
             }
             throw e;
         }
+    }
+
+    /**
+     * Whether the table service itself answered that a table or row is not there: a 404 with its error code
+     * ({@code TableNotFound}, {@code ResourceNotFound}). A 404 without one came from something else at the endpoint (a
+     * wrong path in it, a proxy) and says nothing of the table.
+     */
+    public static boolean notFound(TableStoreException e) {
+        return e.status() == 404 && e.getMessage() != null && SERVICE_NOT_FOUND.matcher(e.getMessage()).lookingAt();
     }
 
     /** Cuts a message at the first '?', so that a URL's query (a SAS token) is never repeated. */

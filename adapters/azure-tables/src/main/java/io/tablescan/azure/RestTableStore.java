@@ -142,7 +142,7 @@ final class RestTableStore implements TableStore {
         try {
             response = send(table, request(entityPath(table, partitionKey, rowKey), "").GET(), 200);
         } catch (TableStoreException e) {
-            if (e.status() == 404 && !e.getMessage().contains("TableNotFound")) {
+            if (AzureTableStore.notFound(e) && !e.getMessage().contains("TableNotFound")) {
                 return null; // the row is gone; a missing table (TableNotFound) is a failure
             }
             throw e;

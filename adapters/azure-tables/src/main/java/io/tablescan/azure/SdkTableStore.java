@@ -129,7 +129,7 @@ final class SdkTableStore implements TableStore {
         try {
             return call(table, () -> EdmCodec.read(client(table).getEntity(partitionKey, rowKey)));
         } catch (TableStoreException e) {
-            if (e.status() == 404 && !e.getMessage().contains("TableNotFound")) {
+            if (AzureTableStore.notFound(e) && !e.getMessage().contains("TableNotFound")) {
                 return null; // the row is gone; a missing table is a failure
             }
             throw e;
