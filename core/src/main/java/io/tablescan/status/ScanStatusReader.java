@@ -175,6 +175,15 @@ public final class ScanStatusReader implements AutoCloseable {
 
     /** The partition of {@code topic} the scan's records go to (keyed by scan id, the default partitioner); null without the topic. */
     private TopicPartition partitionOf(String topic, String scanId) {
+        return partitionOf(consumer, topic, scanId);
+    }
+
+    /**
+     * The partition of {@code topic} that records keyed by {@code scanId} go to (the default partitioner, as the
+     * workers' and the ledger's producers key them), as {@code consumer} sees the topic; null without the topic.
+     */
+    public static TopicPartition partitionOf(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer, String topic,
+            String scanId) {
         int partitions = Topics.partitions(consumer, topic).size();
         return partitions == 0 ? null : new TopicPartition(topic,
                 Utils.toPositive(Utils.murmur2(scanId.getBytes(StandardCharsets.UTF_8))) % partitions);

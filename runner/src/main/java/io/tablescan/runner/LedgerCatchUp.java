@@ -2,7 +2,7 @@ package io.tablescan.runner;
 
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
-import java.nio.charset.StandardCharsets;
+import io.tablescan.status.ScanStatusReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -12,7 +12,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * Waits until the ledger has folded every scan event committed so far on the partition that holds a scan's events.
@@ -35,13 +34,10 @@ final class LedgerCatchUp {
         long deadline = System.nanoTime() + timeout.toNanos();
         String events = kafka.namespace().scanEvents();
         try (Admin admin = kafka.newAdmin(); Consumer<byte[], byte[]> reader = kafka.newReader()) {
-            int partitions = Topics.partitions(reader, events).size();
-            if (partitions == 0) {
+            TopicPartition partition = ScanStatusReader.partitionOf(reader, events, scanId);
+            if (partition == null) {
                 return true; // no events topic: nothing to fold
             }
-            // The default partitioner's choice for the scan id, as the workers' producers make it.
-            TopicPartition partition = new TopicPartition(events,
-                    Utils.toPositive(Utils.murmur2(scanId.getBytes(StandardCharsets.UTF_8))) % partitions);
             reader.assign(List.of(partition));
             long start = reader.beginningOffsets(List.of(partition)).get(partition);
             long end = reader.endOffsets(List.of(partition)).get(partition); // read_committed: what is committed
