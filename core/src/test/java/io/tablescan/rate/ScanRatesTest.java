@@ -18,8 +18,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
-/** Processes sharing a scan's cap through a board (an in-memory one here; Kafka's in the integration tests). */
+/**
+ * Processes sharing a scan's cap through a board (an in-memory one here; Kafka's in the integration tests). Each test
+ * has its own board and store and spends its time waiting for the cap: they run at the same time.
+ */
+@Execution(ExecutionMode.CONCURRENT)
 class ScanRatesTest {
     private static final int CAP = 2000;
     private final Board board = new Board();
