@@ -26,13 +26,16 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code delete} as a user types it, on Azurite, each table read before and after by the JavaScript SDK: exactly the
  * rows selected are gone and every other row is untouched, property by property; a dry run deletes nothing; a row
  * written after the scan read it is kept and counted as skipped; {@code start --delete} on a cluster whose worker is
- * killed mid-run deletes exactly the selection.
+ * killed mid-run deletes exactly the selection. The cluster test is in the release tier: in the default tier
+ * {@link KillMatrixIT} kills a delete's workers and, on the same cluster, keeps a row written after it was read
+ * ({@link KillCases.Delete}).
  */
 class DeleteIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,11 +45,11 @@ class DeleteIT {
     }
 
     /** The table as the JavaScript SDK reads it: one line a row, every property, in key order. */
-    private static List<String> dump(String table) throws Exception {
+    static List<String> dump(String table) throws Exception {
         return FidelityIT.client("dump", table).lines().toList();
     }
 
-    private static String key(String dumped) {
+    static String key(String dumped) {
         try {
             var row = JSON.readTree(dumped);
             return row.get("pk").asText() + "\u0000" + row.get("rk").asText();
@@ -56,11 +59,11 @@ class DeleteIT {
     }
 
     /** The dumped rows but those whose keys {@code deleted} selects, as they were. */
-    private static List<String> without(List<String> before, Predicate<String> deleted) {
+    static List<String> without(List<String> before, Predicate<String> deleted) {
         return before.stream().filter(line -> !deleted.test(key(line))).toList();
     }
 
-    private static Set<String> keys(List<Row> rows, Predicate<Row> selected) {
+    static Set<String> keys(List<Row> rows, Predicate<Row> selected) {
         return rows.stream().filter(selected).map(r -> r.partitionKey() + "\u0000" + r.rowKey())
                 .collect(Collectors.toSet());
     }
@@ -108,7 +111,7 @@ class DeleteIT {
         assertThat(dump("delsel")).isEqualTo(without(afterPrefix, low::contains));
     }
 
-    private static int major(Row row) {
+    static int major(Row row) {
         return row.properties().stream().filter(p -> p.name().equals("Major")).map(RowProperty::value)
                 .map(Integer.class::cast).findFirst().orElseThrow();
     }
@@ -178,9 +181,11 @@ class DeleteIT {
      * On a cluster: the copy-workers are stopped while the readers read the selection, so the delete batches wait in
      * Kafka; a selected row is then written by the JavaScript SDK, and the copy-workers started and one of them
      * killed with SIGKILL mid-run, twice. The written row is kept and counted as skipped; every other selected row
-     * is gone, each counted once; the rest are untouched.
+     * is gone, each counted once; the rest are untouched. Release tier: {@link KillCases.Delete} proves both on small
+     * tables in the default tier.
      */
     @Test
+    @Tag("release")
     void startDeleteOnAClusterKeepsARowWrittenAfterItWasReadAndSurvivesKilledWorkers() throws Exception {
         List<Row> rows = SampleTable.rows(12_000);
         SampleTable.write(LocalServices.store(), "delcluster", rows, 16);

@@ -96,13 +96,13 @@ class InterruptIT {
      */
     @Test
     void aLocalDeleteStoppedMidRunSaysTheRowsItDeleted() throws Exception {
-        int rows = 20_000;
+        int rows = 3_000;
         SampleTable.write(LocalServices.store(), "intdelete", SampleTable.rows(rows), 8);
         Path tmp = temporaryFolder("interrupt-delete");
         Path state = temporaryFolder("interrupt-delete-state");
         String[] deleteArgs = {"delete", "--source-connection-string", LocalServices.azurite().connectionString(),
                 "--source-table", "intdelete", "--all", "--yes", "--page-size", "100", "--state-dir", state.toString(),
-                "--max-write-rate", "2000"}; // about 10 s: stopped mid-run
+                "--max-write-rate", "300"}; // about 10 s: stopped mid-run, deletes in flight
         long deleted;
         try (ChildProcesses children = new ChildProcesses("interrupt-delete")) {
             Files.deleteIfExists(children.log("delete").toPath()); // logs are appended to: drop an earlier run's

@@ -14,6 +14,8 @@ import io.tablescan.cli.Cli;
 import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.ScanSpecs;
 import io.tablescan.cli.UserError;
+import io.tablescan.job.Jobs;
+import io.tablescan.jobs.DeleteJob;
 import io.tablescan.schema.DifferenceKind;
 import io.tablescan.cli.DifferenceReport;
 import io.tablescan.local.FreePorts;
@@ -46,6 +48,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -57,7 +60,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * The scans the kill tests run on a {@link CrashIT.Cluster} whose workers they kill with SIGKILL: each writes its
  * tables, starts, and checks afterwards, through another reader than the one that wrote, that nothing was lost or
  * counted twice. {@link KillMatrixIT} runs them all at once on small tables under one kill schedule; the full-size
- * runs, one scan to a cluster, are in the release tier ({@link CrashIT}, {@link VerifyCrashIT}, {@link ExportCrashIT}).
+ * runs, one scan to a cluster, are in the release tier ({@link CrashIT}, {@link VerifyCrashIT}, {@link ExportCrashIT},
+ * {@link DeleteIT}).
  */
 final class KillCases {
     private KillCases() {}
@@ -404,6 +408,98 @@ final class KillCases {
             } catch (RuntimeException e) {
                 return false;
             }
+        }
+    }
+
+    /**
+     * A delete by filter: exactly the selected rows gone and every other row as it was, as the JavaScript SDK reads the
+     * table before and after, each row read and deleted counted once. Then, on the same workers, a row written after
+     * the scan read it is kept ({@link #keptAfterRead}). Run it last: that part stops the copy-workers.
+     */
+    static final class Delete implements Case {
+        private static final Predicate<Row> SELECTED = r -> DeleteIT.major(r) < 10;
+        private final String name;
+        private final int rows;
+        private final int keptRows;
+        private Set<String> selected;
+        private List<String> before;
+        private List<Row> kept;
+
+        /** A delete of about half of {@code rows} rows; then one of {@code keptRows} rows whose one row is kept. */
+        Delete(String name, int rows, int keptRows) {
+            this.name = name;
+            this.rows = rows;
+            this.keptRows = keptRows;
+        }
+
+        @Override
+        public void prepare() throws Exception {
+            List<Row> written = SampleTable.rows(rows);
+            SampleTable.write(LocalServices.store(), name + "table", written, 16);
+            selected = DeleteIT.keys(written, SELECTED);
+            before = DeleteIT.dump(name + "table");
+            assertThat(before).hasSize(rows);
+            kept = SampleTable.rows(keptRows);
+            SampleTable.write(LocalServices.store(), name + "kept", kept, 16);
+        }
+
+        @Override
+        public ScanSpec spec(CrashIT.Cluster cluster) {
+            return ScanSpecs.of(Jobs.named(DeleteJob.NAME), Map.of()).from(new TableRef("emulator", name + "table"))
+                    .filter("Major lt 10").pageSize(200).strategy(ScanStrategy.PREFIX).build();
+        }
+
+        @Override
+        public void check(CrashIT.Cluster cluster, ScanTotals t) throws Exception {
+            assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
+            assertThat(t.rowsRead()).isEqualTo(selected.size());
+            assertThat(t.counter(Counters.DELETED)).as("each selected row's delete counted once")
+                    .isEqualTo(selected.size());
+            assertThat(t.counter(Counters.SKIPPED)).isZero();
+            assertThat(t.itemsDone()).isEqualTo(t.itemsEmitted());
+            assertThat(DeleteIT.dump(name + "table")).as("exactly the selected rows gone, the others as they were")
+                    .isEqualTo(DeleteIT.without(before, selected::contains));
+            keptAfterRead(cluster);
+        }
+
+        /**
+         * The copy-workers stopped while the readers read a delete's selection, so its delete batches wait in Kafka; a
+         * selected row is then written by the JavaScript SDK and a copy-worker started: that row is kept and counted as
+         * skipped (each delete is conditional on the ETag read), every other selected row is gone, the rest untouched.
+         */
+        private void keptAfterRead(CrashIT.Cluster cluster) throws Exception {
+            String table = name + "kept";
+            Set<String> chosen = DeleteIT.keys(kept, r -> DeleteIT.major(r) < 15);
+            Row changed = kept.stream().filter(r -> DeleteIT.major(r) < 15).findFirst().orElseThrow();
+            String changedKey = changed.partitionKey() + "\u0000" + changed.rowKey();
+            for (String copy : List.of("copy-1", "copy-2")) {
+                Process process = cluster.workers.get(copy);
+                process.destroyForcibly();
+                assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            }
+            Cli.Run start = Cli.run(cluster.env, "start", "--delete", "--kafka", cluster.kafka.bootstrapServers(),
+                    "--source-account", "emulator", "--source-table", table, "--filter", "Major lt 15",
+                    "--page-size", "100", "--yes");
+            assertThat(start.exitCode()).as(start.out() + start.err()).isZero();
+            String scanId = start.printed().getLast();
+            // Every selected row read: its delete batch is in Kafka, committed with the read.
+            ScanAwait.until(cluster.kafka, scanId, s -> s.rowsRead() == chosen.size(), Duration.ofMinutes(2));
+            List<String> read = DeleteIT.dump(table);
+            FidelityIT.client("put", table, new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
+                    Map.of("partitionKey", changed.partitionKey(), "rowKey", changed.rowKey(), "Major", 99)));
+            String changedLine = DeleteIT.dump(table).stream().filter(l -> DeleteIT.key(l).equals(changedKey))
+                    .findFirst().orElseThrow();
+            cluster.workers.put("copy-1", cluster.children.start("copy-1", cluster.env, "worker", "copy"));
+
+            ScanTotals t = ScanAwait.ended(cluster.kafka, scanId, Duration.ofMinutes(2));
+            assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
+            assertThat(t.rowsRead()).isEqualTo(chosen.size());
+            assertThat(t.counter(Counters.DELETED)).isEqualTo(chosen.size() - 1);
+            assertThat(t.counter(Counters.SKIPPED)).as("the row written after it was read").isEqualTo(1);
+            List<String> expected = new ArrayList<>(DeleteIT.without(read, k -> chosen.contains(k)
+                    && !k.equals(changedKey)));
+            expected.replaceAll(line -> DeleteIT.key(line).equals(changedKey) ? changedLine : line);
+            assertThat(DeleteIT.dump(table)).isEqualTo(expected);
         }
     }
 }

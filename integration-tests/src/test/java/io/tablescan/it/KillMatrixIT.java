@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The default tier's kill test: a broker, a ledger and two processes of every worker kind run a copy, a copy to a
- * sink that buffers until its commit point, rows published to a topic, a verify and an export together on small
- * tables (their reads capped so that they last about 25 s), while one kill schedule kills a worker with SIGKILL each time they have read some more rows (every kind at
+ * sink that buffers until its commit point, rows published to a topic, a verify, an export and a delete together on
+ * small tables (their reads capped so that they last about 25 s), while one kill schedule kills a worker with SIGKILL each time they have read some more rows (every kind at
  * least once, the copy-worker first: it holds the buffering sink's rows) and restarts it. Each result is then checked
  * by another reader than the one that wrote ({@link KillCases}). The same scans at full size, one to a cluster, are
  * in the release tier.
@@ -33,6 +33,8 @@ class KillMatrixIT {
         caps.put(new KillCases.Topic("matrixtopic", 4_000), 170L);
         caps.put(new KillCases.Verify("matrixverify", 6_000, 50), 240L);
         caps.put(new KillCases.Export("matrixexport", 5_000, folder), 200L);
+        // about 3,000 of its rows selected; last, as its check stops the copy-workers
+        caps.put(new KillCases.Delete("matrixdelete", 6_000, 400), 120L);
         List<KillCases.Case> cases = List.copyOf(caps.keySet());
         for (KillCases.Case scan : cases) {
             scan.prepare();
