@@ -63,7 +63,6 @@ class RateCapIT {
         String bootstrap = LocalServices.broker().bootstrapServers();
         Namespace namespace = Namespace.of("rate-cap-it");
         KafkaSettings kafka = KafkaSettings.of(bootstrap).withNamespace(namespace);
-        Map<String, String> commandEnv = Map.of("TABLESCAN_NAMESPACE", namespace.name());
         WorkerSettings copySettings = new WorkerSettings(kafka, new Accounts(alias -> null).register("emulator", store),
                 32, RetryPolicy.DEFAULT, 4, Optional.empty());
         try (ChildProcesses children = new ChildProcesses("rate-cap");
@@ -89,11 +88,14 @@ class RateCapIT {
             ScanStarter.start(kafka, spec);
             ScanAwait.until(kafka, spec.getScanId(), t -> t.rowsRead() >= 6_500 || t.ended(), Duration.ofMinutes(3));
             long throttledAt = System.currentTimeMillis();
-            Cli.Run run = Cli.run(commandEnv, "throttle", spec.getScanId(), "--max-rate", Long.toString(THROTTLED),
-                    "--kafka", bootstrap);
-            assertThat(run.exitCode()).as(run.err()).isZero();
-            Cli.Run status = Cli.run(commandEnv, "status", spec.getScanId(), "--kafka", bootstrap);
-            assertThat(status.out()).contains("rate cap:      reads 200 rows/s");
+            // as processes: the commands read TABLESCAN_NAMESPACE from their environment
+            Process throttle = children.start("throttle", env, "throttle", spec.getScanId(), "--max-rate",
+                    Long.toString(THROTTLED));
+            assertThat(throttle.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            assertThat(throttle.exitValue()).as(children.output("throttle")).isZero();
+            Process status = children.start("status", env, "status", spec.getScanId());
+            assertThat(status.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            assertThat(children.output("status")).contains("rate cap:      reads 200 rows/s");
             ScanTotals totals = ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(5));
 
             assertThat(totals.complete()).isTrue();
