@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablescan.cli.Cli;
 import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.UserError;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.control.ScanStarter;
 import io.tablescan.ledger.ScanLedger;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runner.LocalPipeline;
 import io.tablescan.runner.TableComparer;
@@ -80,7 +84,10 @@ class StartTogetherIT {
         assertThat(check.sourceRows()).isEqualTo(rows.size());
     }
 
-    /** The workers and the ledger in this JVM (what is proven is the command's wait), the watching command a process. */
+    /**
+     * The workers and the ledger in this JVM, the scan started through the API (what is proven is the command's
+     * wait), the watching command a process (it reads TABLESCAN_NAMESPACE from its environment).
+     */
     @Test
     void statusWatchWaitsForALedgerThatHasNotRecordedTheScanYet() throws Exception {
         SampleTable.write(LocalServices.store(), "watchsource", SampleTable.rows(500), 4);
@@ -92,16 +99,15 @@ class StartTogetherIT {
         try (ChildProcesses children = new ChildProcesses("watch-ledger");
                 LocalPipeline workers = LocalPipeline.start(settings, false)) {
             Files.deleteIfExists(children.log("status").toPath());
-            Cli.Run start = Cli.run(env, "start", "--source-account", "emulator", "--source-table", "watchsource",
-                    "--dest-account", "emulator", "--dest-table", "watchcopy");
-            assertThat(start.exitCode()).as(start.out() + start.err()).isZero();
-            Matcher id = SCAN_ID.matcher(start.out());
-            assertThat(id.find()).as(start.out()).isTrue();
+            ScanSpec spec = ScanSpecs.copy().from(new TableRef("emulator", "watchsource"))
+                    .to(new TableRef("emulator", "watchcopy")).build();
+            ScanStarter.start(kafka, spec);
+            String id = spec.getScanId();
 
             // No ledger yet: the scan's start is in its events topic only.
-            Process status = children.start("status", env, "status", id.group(1), "--watch", "--timeout", "5m");
+            Process status = children.start("status", env, "status", id, "--watch", "--timeout", "5m");
             assertThat(FreePorts.await(() -> children.output("status").contains("waiting for a ledger to record scan "
-                    + id.group(1)), Duration.ofMinutes(2), status::isAlive)).as(children.output("status")).isTrue();
+                    + id), Duration.ofMinutes(2), status::isAlive)).as(children.output("status")).isTrue();
             try (ScanLedger ledger = ScanLedger.start(kafka)) {
                 assertThat(status.waitFor(5, TimeUnit.MINUTES)).as(children.output("status")).isTrue();
             }

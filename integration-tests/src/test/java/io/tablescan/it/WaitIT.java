@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * Waiting on a cluster where nothing can make the scan end: no ledger, then no workers. The wait says what to
  * start, its clock keeps running, and --timeout ends it with one line and exit 1. Each scan in a namespace of its own
  * on the shared broker, so no ledger or worker of another test can take part; the two waits run at the same time
- * (they only wait), the second as a process of its own.
+ * (they only wait), each command a process of its own.
  */
 class WaitIT {
     @Test
@@ -41,37 +40,30 @@ class WaitIT {
         try (ScanLedger ledger = ScanLedger.start(noWorkers)) {
             ScanStarter.start(noWorkers, spec);
             ScanAwait.until(noWorkers, scanId, t -> t.started(), Duration.ofMinutes(1));
-            List<String> command = ChildProcesses.java();
-            command.addAll(List.of("status", scanId, "--kafka", bootstrap, "--watch", "--timeout", "35s"));
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile())
-                    .redirectError(dir.resolve("err").toFile());
-            builder.environment().put("TABLESCAN_NAMESPACE", "wait-no-workers");
-            Process watch = builder.start();
-            try {
-                // Meanwhile, in this JVM: a scan that no ledger records.
-                long start = System.nanoTime();
-                Cli.Run started = Cli.run(Map.of("TABLESCAN_NAMESPACE", "wait-no-ledger"), "start", "--kafka", bootstrap,
-                        "--source-account", "src", "--source-table", "waitsource", "--dest-account", "dst",
-                        "--dest-table", "waitcopy", "--wait", "--timeout", "25s");
-                double seconds = (System.nanoTime() - start) / 1e9;
+            // Both commands as processes, at once: they read TABLESCAN_NAMESPACE from their environment.
+            long start = System.nanoTime();
+            Process unrecorded = command(dir, "no-ledger", "wait-no-ledger", "start", "--kafka", bootstrap,
+                    "--source-account", "src", "--source-table", "waitsource", "--dest-account", "dst",
+                    "--dest-table", "waitcopy", "--wait", "--timeout", "25s");
+            Process watch = command(dir, "no-workers", "wait-no-workers", "status", scanId, "--kafka", bootstrap,
+                    "--watch", "--timeout", "35s");
+            assertThat(unrecorded.waitFor(2, TimeUnit.MINUTES)).as("start --wait ends").isTrue();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertThat(watch.waitFor(2, TimeUnit.MINUTES)).as("status --watch ends").isTrue();
 
-                Cli.assertOneLine(started, UserError.FAILED, "gave up waiting after 25s: scan ");
-                assertThat(started.err()).contains("is not recorded by any ledger; it goes on without this command");
-                assertThat(seconds).isBetween(25.0, 60.0);
-                String unrecorded = started.printed().getFirst();
-                // Said at the first progress report (every 5 s) after 20 s: on a slow machine, 21 s or more.
-                assertThat(started.out())
-                        .containsPattern("no ledger has recorded scan " + unrecorded + " in 2\\d s: is one running\\?")
-                        .contains("`./tablescan ledger --kafka " + bootstrap + "`");
-                assertThat(clocks(started.out())).as("the clock runs while it waits").hasSizeGreaterThanOrEqualTo(4)
-                        .anyMatch(clock -> clock.startsWith("0:0"));
+            Cli.Run started = ran(dir, "no-ledger", unrecorded);
+            Cli.assertOneLine(started, UserError.FAILED, "gave up waiting after 25s: scan ");
+            assertThat(started.err()).contains("is not recorded by any ledger; it goes on without this command");
+            assertThat(seconds).as("seconds, the JVM's start included").isBetween(25.0, 60.0);
+            String other = started.printed().getFirst();
+            // Said at the first progress report (every 5 s) after 20 s: on a slow machine, 21 s or more.
+            assertThat(started.out())
+                    .containsPattern("no ledger has recorded scan " + other + " in 2\\d s: is one running\\?")
+                    .contains("`./tablescan ledger --kafka " + bootstrap + "`");
+            assertThat(clocks(started.out())).as("the clock runs while it waits").hasSizeGreaterThanOrEqualTo(4)
+                    .anyMatch(clock -> clock.startsWith("0:0"));
 
-                assertThat(watch.waitFor(2, TimeUnit.MINUTES)).as("status --watch ends").isTrue();
-            } finally {
-                watch.destroyForcibly();
-            }
-            Cli.Run watched = new Cli.Run(watch.exitValue(), Files.readString(dir.resolve("out")),
-                    Files.readString(dir.resolve("err")));
+            Cli.Run watched = ran(dir, "no-workers", watch);
             Cli.assertOneLine(watched, UserError.FAILED, "gave up waiting after 35s: scan " + scanId
                     + " is still running (1 open item)");
             assertThat(watched.out()).containsPattern("no item of scan " + scanId + " has finished in 3\\d s: are "
@@ -84,6 +76,21 @@ class WaitIT {
                 "--timeout needs --wait");
         Cli.assertOneLine(Cli.run("status", scanId, "--kafka", bootstrap, "--watch", "--timeout", "10"),
                 UserError.USAGE, "invalid value for --timeout (a duration: a number and a unit, s, m or h, as in 90s");
+    }
+
+    /** A tablescan command as a process in {@code namespace}, its stdout and stderr in files of their own. */
+    private static Process command(Path dir, String label, String namespace, String... args) throws Exception {
+        List<String> command = ChildProcesses.java();
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(dir.resolve(label + ".out").toFile())
+                .redirectError(dir.resolve(label + ".err").toFile());
+        builder.environment().put("TABLESCAN_NAMESPACE", namespace);
+        return builder.start();
+    }
+
+    private static Cli.Run ran(Path dir, String label, Process process) throws Exception {
+        return new Cli.Run(process.exitValue(), Files.readString(dir.resolve(label + ".out")),
+                Files.readString(dir.resolve(label + ".err")));
     }
 
     /** The distinct clock readings (M:SS at the end of a progress line) in the output. */
