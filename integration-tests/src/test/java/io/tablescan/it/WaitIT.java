@@ -10,16 +10,19 @@ import io.tablescan.control.ScanStarter;
 import io.tablescan.ledger.ScanLedger;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Namespace;
+import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +40,9 @@ class WaitIT {
         ScanSpec spec = ScanSpecs.copy().from(new TableRef("src", "waitsource")).to(new TableRef("dst", "waitcopy")).build();
         String scanId = spec.getScanId();
         Path dir = Files.createTempDirectory("tablescan-wait-");
+        try (Admin admin = noWorkers.newAdmin()) { // the ledger and the scan's start need the namespace's topics
+            Topics.ensure(admin, noWorkers.namespace(), 1, Optional.empty(), Duration.ofSeconds(60));
+        }
         try (ScanLedger ledger = ScanLedger.start(noWorkers)) {
             ScanStarter.start(noWorkers, spec);
             ScanAwait.until(noWorkers, scanId, t -> t.started(), Duration.ofMinutes(1));
