@@ -58,10 +58,11 @@ class RateCapIT {
         var store = LocalServices.store();
         List<Row> rows = rows(40, 250);
         SampleTable.write(store, "ratesource", rows, 16);
-        // The fork's broker, in a namespace of this test's; the copy-worker and the ledger in this JVM: the three
-        // reading processes that share the cap are what is proven, and each JVM started costs seconds of CPU.
+        // The fork's broker (its default namespace: the throttle and status commands run in this JVM, at once, and
+        // read the namespace from its environment; this test runs alone); the copy-worker and the ledger in this
+        // JVM: the three reading processes that share the cap are what is proven, and each JVM costs seconds of CPU.
         String bootstrap = LocalServices.broker().bootstrapServers();
-        Namespace namespace = Namespace.of("rate-cap-it");
+        Namespace namespace = Namespace.DEFAULT;
         KafkaSettings kafka = KafkaSettings.of(bootstrap).withNamespace(namespace);
         WorkerSettings copySettings = new WorkerSettings(kafka, new Accounts(alias -> null).register("emulator", store),
                 32, RetryPolicy.DEFAULT, 4, Optional.empty());
@@ -87,14 +88,12 @@ class RateCapIT {
             ScanStarter.start(kafka, spec);
             ScanAwait.until(kafka, spec.getScanId(), t -> t.rowsRead() >= 6_500 || t.ended(), Duration.ofMinutes(3));
             long throttledAt = System.currentTimeMillis();
-            // as processes: the commands read TABLESCAN_NAMESPACE from their environment
-            Process throttle = children.start("throttle", env, "throttle", spec.getScanId(), "--max-rate",
-                    Long.toString(THROTTLED));
-            assertThat(throttle.waitFor(2, TimeUnit.MINUTES)).isTrue();
-            assertThat(throttle.exitValue()).as(children.output("throttle")).isZero();
-            Process status = children.start("status", env, "status", spec.getScanId());
-            assertThat(status.waitFor(2, TimeUnit.MINUTES)).isTrue();
-            assertThat(children.output("status")).contains("rate cap:      reads 200 rows/s");
+            // in this JVM: a command as a process started too late on a loaded machine, after the scan had ended
+            Cli.Run run = Cli.run("throttle", spec.getScanId(), "--max-rate", Long.toString(THROTTLED), "--kafka",
+                    bootstrap);
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            Cli.Run status = Cli.run("status", spec.getScanId(), "--kafka", bootstrap);
+            assertThat(status.out()).contains("rate cap:      reads 200 rows/s");
             ScanTotals totals = ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(5));
 
             assertThat(totals.complete()).isTrue();
