@@ -61,7 +61,9 @@ class WaitIT {
             Cli.assertOneLine(started, UserError.FAILED, "gave up waiting after 25s: scan ");
             assertThat(started.err()).contains("is not recorded by any ledger; it goes on without this command");
             assertThat(seconds).as("seconds, the JVM's start included").isBetween(25.0, 60.0);
-            String other = started.printed().getFirst();
+            Matcher line = Pattern.compile("(?m)^(scan-\\S+)$").matcher(started.out()); // the scan id's own line
+            assertThat(line.find()).as(started.out()).isTrue();
+            String other = line.group(1);
             // Said at the first progress report (every 5 s) after 20 s: on a slow machine, 21 s or more.
             assertThat(started.out())
                     .containsPattern("no ledger has recorded scan " + other + " in 2\\d s: is one running\\?")
