@@ -50,6 +50,12 @@ class LedgerIT {
                 .pageSize(pageSize).strategy(ScanStrategy.PREFIX).build();
     }
 
+    /** As above, reads capped at {@code rowsPerSecond}: a scan that lasts long enough to act on mid-scan, on a small table. */
+    static ScanSpec capped(String source, String destination, int pageSize, long rowsPerSecond) {
+        return ScanSpecs.copy().from(new TableRef("src", source)).to(new TableRef("dst", destination))
+                .pageSize(pageSize).strategy(ScanStrategy.PREFIX).limits(Map.of("read", rowsPerSecond)).build();
+    }
+
     static WorkerSettings settings(TableStore destination) {
         return WorkerSettings.local(BOOTSTRAP, new Accounts(name -> null).register("src", STORE).register("dst", destination));
     }
@@ -122,8 +128,9 @@ class LedgerIT {
 
     @Test
     void aCancelledScanIsSkippedByTheWorkersAndRecordedAsCancelled() {
-        SampleTable.write(STORE, "cancelsource", SampleTable.rows(20_000), 16);
-        ScanSpec spec = spec("cancelsource", "cancelcopy", 20); // small pages: many items, a long scan
+        SampleTable.write(STORE, "cancelsource", SampleTable.rows(3_000), 16);
+        // small pages: many items; capped at 300 rows/s, a scan of 10 s that the cancel lands in
+        ScanSpec spec = capped("cancelsource", "cancelcopy", 20, 300);
         try (LocalPipeline pipeline = LocalPipeline.start(settings(STORE))) {
             ScanStarter.start(KAFKA, spec);
             ScanTotals running = ScanAwait.until(KAFKA, spec.getScanId(), t -> t.rowsWritten() > 0, Duration.ofMinutes(2));
@@ -137,7 +144,7 @@ class LedgerIT {
             assertThat(drained.state()).isEqualTo(ScanState.CANCELLED);
             assertThat(drained.itemsSkipped()).isPositive();
             assertThat(drained.itemsDone() + drained.itemsSkipped()).isEqualTo(drained.itemsEmitted());
-            assertThat(drained.rowsWritten()).isLessThan(20_000);
+            assertThat(drained.rowsWritten()).isLessThan(3_000);
         }
         Cli.Run status = Cli.run("status", spec.getScanId(), "--kafka", BOOTSTRAP);
         assertThat(status.out()).contains("was cancelled");
@@ -146,8 +153,9 @@ class LedgerIT {
 
     @Test
     void aLedgerRestartedMidScanStillEndsWithExactCounts() {
-        SampleTable.write(STORE, "restartsource", SampleTable.rows(12_000), 16);
-        ScanSpec spec = spec("restartsource", "restartcopy", 100);
+        SampleTable.write(STORE, "restartsource", SampleTable.rows(3_000), 16);
+        // capped at 300 rows/s: about 10 s of scan, so the ledger stops and a second one starts mid-scan
+        ScanSpec spec = capped("restartsource", "restartcopy", 100, 300);
         try (LocalPipeline workers = LocalPipeline.start(settings(STORE), false)) {
             ScanTotals midway;
             try (ScanLedger first = ScanLedger.start(KAFKA)) {
@@ -157,10 +165,10 @@ class LedgerIT {
             assertThat(midway.state()).isEqualTo(ScanState.RUNNING);
             try (ScanLedger second = ScanLedger.start(KAFKA)) {
                 ScanTotals ended = ScanAwait.ended(KAFKA, spec.getScanId(), Duration.ofMinutes(3));
-                assertExact(ended, 12_000, "restartsource", "restartcopy");
+                assertExact(ended, 3_000, "restartsource", "restartcopy");
                 // The only instance holds every partition: its store answers with the same record.
                 assertThat(second.status(spec.getScanId())).hasValueSatisfying(
-                        s -> assertThat(s.getRowsWritten()).isEqualTo(12_000));
+                        s -> assertThat(s.getRowsWritten()).isEqualTo(3_000));
             }
         }
     }

@@ -6,20 +6,27 @@ import io.tablescan.cli.Cli;
 import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.ScanSpecs;
 import io.tablescan.control.ScanStarter;
+import io.tablescan.copy.CopyWorker;
+import io.tablescan.ledger.ScanLedger;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Namespace;
+import io.tablescan.runtime.WorkerRuntime;
+import io.tablescan.runtime.WorkerSettings;
 import io.tablescan.runtime.Topics;
 import io.tablescan.schema.ScanEvent;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
 import io.tablescan.spi.Row;
 import io.tablescan.status.ScanTotals;
-import java.nio.file.Files;
+import io.tablescan.table.Accounts;
+import io.tablescan.table.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -51,37 +58,41 @@ class RateCapIT {
         var store = LocalServices.store();
         List<Row> rows = rows(40, 250);
         SampleTable.write(store, "ratesource", rows, 16);
-        int port = FreePorts.find();
-        try (ChildProcesses children = new ChildProcesses("rate-cap")) {
-            Process broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
-                    Files.createTempDirectory("tablescan-broker-").toString());
-            assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), broker::isAlive))
-                    .as("broker listening").isTrue();
+        // The fork's broker (its default namespace: the throttle and status commands run in this JVM, at once, and
+        // read the namespace from its environment; this test runs alone); the copy-worker and the ledger in this
+        // JVM: the three reading processes that share the cap are what is proven, and each JVM costs seconds of CPU.
+        String bootstrap = LocalServices.broker().bootstrapServers();
+        Namespace namespace = Namespace.DEFAULT;
+        KafkaSettings kafka = KafkaSettings.of(bootstrap).withNamespace(namespace);
+        WorkerSettings copySettings = new WorkerSettings(kafka, new Accounts(alias -> null).register("emulator", store),
+                32, RetryPolicy.DEFAULT, 4, Optional.empty());
+        try (Admin admin = Admin.create(kafka.admin())) { // the ledger and the copy-worker here need them at start
+            Topics.ensure(admin, namespace, 4, Optional.empty(), Duration.ofSeconds(60));
+        }
+        try (ChildProcesses children = new ChildProcesses("rate-cap");
+                WorkerRuntime<?> copy = CopyWorker.create(copySettings);
+                ScanLedger ledger = ScanLedger.start(kafka)) {
             Map<String, String> env = Map.of(
-                    "KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
+                    "KAFKA_BOOTSTRAP_SERVERS", bootstrap, "TABLESCAN_NAMESPACE", namespace.name(),
                     "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
                     "TABLESCAN_TOPIC_PARTITIONS", "4");
             // three reading processes (a discovery-worker, two partition-workers) share the read cap
             children.start("discovery", env, "worker", "discovery");
             children.start("partition-1", env, "worker", "partition");
             children.start("partition-2", env, "worker", "partition");
-            children.start("copy", env, "worker", "copy");
-            children.start("ledger", env, "ledger");
-            KafkaSettings kafka = KafkaSettings.of("127.0.0.1:" + port);
+            Thread.ofPlatform().daemon().name("rate-cap-copy-worker").start(copy);
             ScanSpec built = ScanSpecs.copy().from(new TableRef("emulator", "ratesource"))
                     .to(new TableRef("emulator", "ratecopy")).pageSize(50).limits(Map.of("read", CAP)).build();
             // one page per item: each event holds at most 50 rows, fine grained for 10 s windows
             ScanSpec spec = ScanSpec.newBuilder(built).setPageBudget(1).build();
-            try (Admin admin = Admin.create(kafka.admin())) {
-                assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
-            }
             ScanStarter.start(kafka, spec);
             ScanAwait.until(kafka, spec.getScanId(), t -> t.rowsRead() >= 6_500 || t.ended(), Duration.ofMinutes(3));
             long throttledAt = System.currentTimeMillis();
+            // in this JVM: a command as a process started too late on a loaded machine, after the scan had ended
             Cli.Run run = Cli.run("throttle", spec.getScanId(), "--max-rate", Long.toString(THROTTLED), "--kafka",
-                    "127.0.0.1:" + port);
+                    bootstrap);
             assertThat(run.exitCode()).as(run.err()).isZero();
-            Cli.Run status = Cli.run("status", spec.getScanId(), "--kafka", "127.0.0.1:" + port);
+            Cli.Run status = Cli.run("status", spec.getScanId(), "--kafka", bootstrap);
             assertThat(status.out()).contains("rate cap:      reads 200 rows/s");
             ScanTotals totals = ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(5));
 
@@ -236,13 +247,5 @@ class RateCapIT {
 
     static long sum(List<long[]> reads, long from, long to) {
         return reads.stream().filter(r -> r[0] >= from && r[0] < to).mapToLong(r -> r[1]).sum();
-    }
-
-    private static boolean topicsExist(Admin admin) {
-        try {
-            return admin.listTopics().names().get().containsAll(io.tablescan.runtime.Namespace.DEFAULT.topics());
-        } catch (Exception e) {
-            return false;
-        }
     }
 }

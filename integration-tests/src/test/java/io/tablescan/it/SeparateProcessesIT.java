@@ -12,23 +12,36 @@ import io.tablescan.schema.ScanStrategy;
 import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import java.nio.file.Files;
+import io.tablescan.spi.Row;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The deployment shape: `tablescan broker` and each worker as its own process, the scan seeded from outside. */
+/**
+ * The deployment shape: `tablescan broker` and each worker as its own process, the scan seeded from outside, at full
+ * size (release tier); {@link StartTogetherIT} copies the same kind of table on such processes in the default tier.
+ */
 class SeparateProcessesIT {
-    @Test
-    void threeWorkerProcessesCopyATableExactly() throws Exception {
-        var store = LocalServices.store();
-        // Tens of thousands of rows: the sample (every EDM type, one big partition) plus odd keys.
-        var rows = new java.util.ArrayList<>(SampleTable.rows(19_676));
+    /** The sample's {@code sample} rows (every EDM type, one big partition) plus a row for each pair of odd keys. */
+    static List<Row> rows(int sample) {
+        var rows = new java.util.ArrayList<>(SampleTable.rows(sample));
         java.util.Random random = new java.util.Random(3);
         for (String pk : OddKeys.KEYS) {
             for (String rk : OddKeys.KEYS) {
                 rows.add(SampleTable.row(pk, rk, random));
             }
         }
+        return rows;
+    }
+
+    @Test
+    @Tag("release")
+    void threeWorkerProcessesCopyATableExactly() throws Exception {
+        var store = LocalServices.store();
+        // Tens of thousands of rows
+        var rows = rows(19_676);
         SampleTable.write(store, "procsource", rows, 16);
         int port = FreePorts.find();
         try (ChildProcesses children = new ChildProcesses("separate-processes")) {

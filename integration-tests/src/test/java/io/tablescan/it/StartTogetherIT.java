@@ -5,11 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablescan.cli.Cli;
 import io.tablescan.cli.SampleTable;
 import io.tablescan.cli.UserError;
+import io.tablescan.cli.ScanSpecs;
+import io.tablescan.control.ScanStarter;
+import io.tablescan.ledger.ScanLedger;
+import io.tablescan.schema.ScanSpec;
+import io.tablescan.schema.TableRef;
 import io.tablescan.local.FreePorts;
+import io.tablescan.runner.LocalPipeline;
 import io.tablescan.runner.TableComparer;
+import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.runtime.Namespace;
+import io.tablescan.runtime.WorkerSettings;
+import io.tablescan.spi.Row;
+import io.tablescan.table.Accounts;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -33,9 +45,14 @@ class StartTogetherIT {
                 "TABLESCAN_TOPIC_PARTITIONS", "4", "TABLESCAN_KAFKA_WAIT", "180s");
     }
 
+    /**
+     * Also the deployment shape that {@link SeparateProcessesIT} proves at full size (release tier): every worker kind
+     * as its own process copies a table of every EDM type, one big partition and odd keys exactly.
+     */
     @Test
     void aBrokerThreeWorkersALedgerAndStartLaunchedTogetherCopyExactly() throws Exception {
-        SampleTable.write(LocalServices.store(), "togethersource", SampleTable.rows(3_000), 8);
+        List<Row> rows = SeparateProcessesIT.rows(3_000);
+        SampleTable.write(LocalServices.store(), "togethersource", rows, 8);
         int port = FreePorts.find();
         Map<String, String> env = env("127.0.0.1:" + port, "tablescan");
         try (ChildProcesses children = new ChildProcesses("start-together")) {
@@ -54,7 +71,8 @@ class StartTogetherIT {
 
             assertThat(start.waitFor(6, TimeUnit.MINUTES)).as(children.output("start")).isTrue();
             assertThat(start.exitValue()).as(children.output("start") + children.output("copy")).isZero();
-            assertThat(children.output("start")).contains("rows written:  3,000").doesNotContain("cannot reach Kafka");
+            assertThat(children.output("start")).contains(String.format("rows written:  %,d", rows.size()))
+                    .doesNotContain("cannot reach Kafka");
             for (String label : new String[] {"discovery", "partition", "copy", "ledger"}) {
                 assertThat(children.output(label)).as(label).doesNotContain("cannot reach Kafka");
             }
@@ -63,36 +81,42 @@ class StartTogetherIT {
                 LocalServices.store(), "togethercopy");
         assertThat(check.examples()).isEmpty();
         assertThat(check.equal()).isTrue();
+        assertThat(check.sourceRows()).isEqualTo(rows.size());
     }
 
+    /**
+     * The workers and the ledger in this JVM, the scan started through the API (what is proven is the command's
+     * wait), the watching command a process (it reads TABLESCAN_NAMESPACE from its environment).
+     */
     @Test
     void statusWatchWaitsForALedgerThatHasNotRecordedTheScanYet() throws Exception {
         SampleTable.write(LocalServices.store(), "watchsource", SampleTable.rows(500), 4);
-        Map<String, String> env = env(LocalServices.broker().bootstrapServers(), "watch-ledger-it");
-        try (ChildProcesses children = new ChildProcesses("watch-ledger")) {
-            for (String label : new String[] {"discovery", "partition", "copy", "ledger", "start", "status"}) {
-                Files.deleteIfExists(children.log(label).toPath());
-            }
-            for (String worker : new String[] {"discovery", "partition", "copy"}) {
-                children.start(worker, env, "worker", worker);
-            }
-            Process start = children.start("start", env, "start", "--source-account", "emulator", "--source-table",
-                    "watchsource", "--dest-account", "emulator", "--dest-table", "watchcopy");
-            assertThat(start.waitFor(3, TimeUnit.MINUTES)).isTrue();
-            assertThat(start.exitValue()).as(children.output("start")).isZero();
-            Matcher id = SCAN_ID.matcher(children.output("start"));
-            assertThat(id.find()).as(children.output("start")).isTrue();
+        String bootstrap = LocalServices.broker().bootstrapServers();
+        Map<String, String> env = env(bootstrap, "watch-ledger-it");
+        KafkaSettings kafka = KafkaSettings.of(bootstrap).withNamespace(Namespace.of("watch-ledger-it"));
+        WorkerSettings settings = WorkerSettings.local(kafka,
+                new Accounts(alias -> null).register("emulator", LocalServices.store()));
+        try (ChildProcesses children = new ChildProcesses("watch-ledger");
+                LocalPipeline workers = LocalPipeline.start(settings, false)) {
+            Files.deleteIfExists(children.log("status").toPath());
+            ScanSpec spec = ScanSpecs.copy().from(new TableRef("emulator", "watchsource"))
+                    .to(new TableRef("emulator", "watchcopy")).build();
+            ScanStarter.start(kafka, spec);
+            String id = spec.getScanId();
 
             // No ledger yet: the scan's start is in its events topic only.
-            Process status = children.start("status", env, "status", id.group(1), "--watch", "--timeout", "5m");
+            Process status = children.start("status", env, "status", id, "--watch", "--timeout", "5m");
             assertThat(FreePorts.await(() -> children.output("status").contains("waiting for a ledger to record scan "
-                    + id.group(1)), Duration.ofMinutes(2), status::isAlive)).as(children.output("status")).isTrue();
-            children.start("ledger", env, "ledger");
-
-            assertThat(status.waitFor(5, TimeUnit.MINUTES)).as(children.output("status")).isTrue();
+                    + id), Duration.ofMinutes(2), status::isAlive)).as(children.output("status")).isTrue();
+            try (ScanLedger ledger = ScanLedger.start(kafka)) {
+                assertThat(status.waitFor(5, TimeUnit.MINUTES)).as(children.output("status")).isTrue();
+            }
             assertThat(status.exitValue()).as(children.output("status")).isZero();
             assertThat(children.output("status")).contains("rows written:  500");
         }
+        TableComparer.Result check = TableComparer.compare(LocalServices.store(), "watchsource", LocalServices.store(),
+                "watchcopy");
+        assertThat(check.equal()).isTrue();
         Cli.Run unknown = Cli.run("status", "scan-20260101-000000-abcd", "--watch", "--kafka",
                 LocalServices.broker().bootstrapServers());
         Cli.assertOneLine(unknown, UserError.NOT_FOUND, "no scan scan-20260101-000000-abcd");
