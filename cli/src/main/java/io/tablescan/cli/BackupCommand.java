@@ -155,11 +155,11 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
                 : Map.of(Direction.READ.key, maxRate / parallel, Direction.WRITE.key, 0L);
         List<SetIndex.Table> done = new ArrayList<>();
         boolean interrupted;
+        SetProgress progress = SetProgress.of("rows read", 0); // a table's rows are unknown until its scan ends
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
-            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested,
-                    SetProgress.of("rows read", 0)); // a table's rows are unknown until its scan ends
+            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested, progress);
             TableStore reads = TableStores.forCommand(source);
             List<Future<SetIndex.Table>> futures = new ArrayList<>();
             for (String table : tables) {
@@ -194,6 +194,11 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
                     + "which a restore and an incremental backup do not use: run the backup again");
         }
         result = result(index, root.describe());
+        if (!complete && interrupted) { // as a local job's Ctrl-C says what was done; a set is not resumed
+            System.err.printf("tablescan: interrupted: %s read when stopped, %s of %d backed up; run the backup "
+                    + "again: it starts a new set%n", ProgressPrinter.plural(progress.done(), "row"),
+                    ProgressPrinter.plural(done.stream().filter(SetIndex.Table::ok).count(), "table"), done.size());
+        }
         return complete ? 0 : interrupted ? UserError.INTERRUPTED : UserError.FAILED; // Ctrl-C: 130, as for copy
     }
 

@@ -28,7 +28,7 @@ final class JobsCommand extends TablescanCommand.ReadsEnvironment {
 
     @Override
     public Integer call() {
-        Path root = io.tablescan.runner.StateRoots.choose(stateDir, env).dir(); // where a local job of this user went
+        Path root = io.tablescan.runner.StateRoots.forReading(stateDir, env); // where local jobs went; creates nothing
         if (!words.isEmpty()) {
             if (words.size() != 2 || !words.get(0).equals("remove")) {
                 throw new UserError(UserError.USAGE, "usage: tablescan jobs [remove KEY]");

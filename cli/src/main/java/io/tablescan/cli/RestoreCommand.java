@@ -153,11 +153,11 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         List<String> failed = new ArrayList<>();
         List<Restored> restored = new ArrayList<>();
         boolean interrupted;
+        SetProgress progress = SetProgress.of("row writes", plans.stream().mapToLong(RestorePlan::rows).sum());
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
-            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested,
-                    SetProgress.of("row writes", plans.stream().mapToLong(RestorePlan::rows).sum()));
+            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested, progress);
             List<Future<Restored>> results = new ArrayList<>();
             for (RestorePlan plan : plans) {
                 results.add(pool.submit(() -> restore(scans, dest, destName, plan)));
@@ -177,6 +177,12 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         if (!failed.isEmpty()) {
             System.out.println("restore NOT complete: " + String.join(", ", failed) + " failed (see above); run the "
                     + "same restore again with --into-existing: it is idempotent");
+            if (interrupted) { // as a local job's Ctrl-C says what was done
+                System.err.printf("tablescan: interrupted: %s done when stopped, %s of %d restored; run the same "
+                        + "restore again with --into-existing to finish it%n",
+                        ProgressPrinter.plural(progress.done(), "row write"),
+                        ProgressPrinter.plural(plans.size() - failed.size(), "table"), plans.size());
+            }
             return interrupted ? UserError.INTERRUPTED : UserError.FAILED; // Ctrl-C: 130, as for copy
         }
         System.out.printf("restored %s of backup set %s: %s%n", ProgressPrinter.plural(plans.size(), "table"),

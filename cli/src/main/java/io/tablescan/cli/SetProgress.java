@@ -54,6 +54,11 @@ final class SetProgress {
         }
     }
 
+    /** The rows of every scan as last seen: what the set's tables have done so far. */
+    synchronized long done() {
+        return rows.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     /** "  12,000 rows read, 2,400 rows/s, 0:05" (", 600 of 2,000 row writes", ", about 0:59 left" with a total). */
     private String line(long now) {
         long done = rows.values().stream().mapToLong(Long::longValue).sum();

@@ -91,10 +91,10 @@ final class SetScans {
         ScanTotals totals = outcome.totals();
         progress.seen(totals); // its last figure, which the last poll may have missed
         if (outcome.interrupted()) {
-            throw new BackupException(BackupException.Kind.FAILED, table + ": interrupted");
+            throw new BackupException(BackupException.Kind.FAILED, "interrupted"); // the line names the table
         }
         if (totals.state() != ScanState.COMPLETED) {
-            throw new BackupException(BackupException.Kind.FAILED, table + ": the scan did not complete ("
+            throw new BackupException(BackupException.Kind.FAILED, "the scan did not complete ("
                     + totals.state() + ", " + totals.itemsFailed() + " failed items"
                     + (totals.errors().isEmpty() ? "" : "; first: " + totals.errors().getFirst()) + ")");
         }

@@ -57,6 +57,22 @@ final class ItemProcessor<T extends SpecificRecord> {
             return new Outcome(List.of(DeadLetters.of(namespace, input, scanId, error, attempts, worker)), scanId,
                     kind, depth, null, error.getClass().getSimpleName() + ": " + error.getMessage(), retries, input);
         }
+
+        /**
+         * This outcome after the broker refused one of its records for good ({@code reason}): parked (see
+         * {@link #parked}); or, when the record refused is its dead letter (a dead-letter topic made by hand with a
+         * smaller max.message.bytes), failed with both reasons and no output, since a dead letter refused at every
+         * replay would hold every other item for ever.
+         */
+        Outcome refused(Namespace namespace, String worker, Throwable reason) {
+            boolean deadLetter = !records.isEmpty()
+                    && records.stream().allMatch(r -> r.topic().equals(namespace.deadLetters()));
+            if (!deadLetter) {
+                return parked(namespace, worker, reason);
+            }
+            return new Outcome(List.of(), scanId, kind, depth, null, (error == null ? "" : error + "; ")
+                    + "not parked, its dead letter refused: " + reason.getMessage(), retries, input);
+        }
     }
 
     private final String worker;

@@ -350,11 +350,16 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
                 consumer::groupMetadata)).committed()) {
             // A record the broker refuses for good would be refused at every replay, holding every other item: its
             // item is parked with the reason and the rest committed at once. Each round parks one item at least.
-            if (pending.park(result.refused(), (outcome, reason) -> outcome.parked(namespace, worker, reason)) == 0) {
+            if (pending.park(result.refused(), (outcome, reason) -> outcome.refused(namespace, worker, reason)) == 0) {
                 rewind();
                 return;
             }
             meters.aborted();
+            result.refused().entrySet().stream().filter(e -> e.getKey().topic().equals(namespace.deadLetters()))
+                    .findFirst().ifPresent(e -> LOG.error("{} worker: the dead-letter topic {} refused a dead letter "
+                            + "({}); its item is counted as failed with its reason but cannot be listed by 'failures' "
+                            + "or retried: give that topic a max.message.bytes as large as the work topics'", worker,
+                            namespace.deadLetters(), e.getValue().getMessage()));
             // INFO: the items are failed with their reason, which the scan's summary and status report
             LOG.info("{} worker: parking the items whose records the broker refused for good ({} records; {})", worker,
                     result.refused().size(), result.refused().values().iterator().next().getMessage());

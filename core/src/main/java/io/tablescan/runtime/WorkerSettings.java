@@ -241,6 +241,19 @@ public final class WorkerSettings {
         }
     }
 
+    /**
+     * Ends this process's shares of capped scans' rates (its ticker, and its clients of the rate-demand topic), once
+     * the workers on these settings are closed; a later capped item starts them again.
+     */
+    public void closeRates() {
+        synchronized (stores) {
+            if (rates != null) {
+                rates.close();
+                rates = null;
+            }
+        }
+    }
+
     /** This process's shares of capped scans' rates, started on the first capped item. */
     private ScanRates rates() {
         synchronized (stores) {

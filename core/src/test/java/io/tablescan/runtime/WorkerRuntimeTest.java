@@ -170,8 +170,11 @@ class WorkerRuntimeTest {
      * max.message.bytes: the record's future fails, and the transaction can then only be aborted.
      */
     final class RefusingProducer extends MockProducer<byte[], byte[]> {
-        RefusingProducer() {
+        private final Set<String> refusing;
+
+        RefusingProducer(String... refusing) {
             super(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+            this.refusing = refusing.length == 0 ? Set.of("refusing") : Set.of(refusing);
         }
 
         @Override
@@ -183,7 +186,7 @@ class WorkerRuntimeTest {
         @Override
         public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
                 ProducerRecord<byte[], byte[]> record, org.apache.kafka.clients.producer.Callback callback) {
-            if (!record.topic().equals("refusing")) {
+            if (!refusing.contains(record.topic())) {
                 return super.send(record, callback);
             }
             RuntimeException refused = new org.apache.kafka.common.errors.RecordTooLargeException(
@@ -220,6 +223,39 @@ class WorkerRuntimeTest {
         assertThat(events.stream().mapToInt(e -> e.getDone().getPrefixQueries()).sum()).isEqualTo(1);
         assertThat(events.stream().mapToLong(ScanEvent::getRowsWritten).sum()).as("the parked item's row not counted")
                 .isEqualTo(1);
+        assertThat(refusing.consumerGroupOffsetsHistory()).last().satisfies(offsets ->
+                assertThat(offsets.values().iterator().next().get(INPUT).offset()).isEqualTo(2));
+    }
+
+    /**
+     * A dead-letter topic that refuses the dead letter too (made by hand with a smaller max.message.bytes): the item
+     * is counted as failed with both reasons, without output, and the others commit; replaying it would be refused
+     * for ever and hold every other item.
+     */
+    @Test
+    void anItemWhoseDeadLetterIsRefusedTooIsCountedFailedAndTheOthersCommit() {
+        MockProducer<byte[], byte[]> refusing = new RefusingProducer("refusing", Namespace.DEFAULT.deadLetters());
+        AtomicInteger calls = new AtomicInteger();
+        ItemHandler<PrefixQuery> handler = handlerWithContext((item, context) -> {
+            String topic = calls.incrementAndGet() == 1 ? "refusing" : "rows";
+            context.publish(topic, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8), Map.of());
+            return new ItemHandler.Result(List.of(), 1, 1, 1);
+        });
+        RuntimeOptions options = RuntimeOptions.of("test", Namespace.DEFAULT, ItemKind.PREFIX_QUERY).withMaxInFlight(4)
+                .withItemThreads(ItemThreads.VIRTUAL).withSerdes(serializer, deserializer).withCancelled(id -> false, () -> { });
+
+        runWith(new WorkerRuntime<>(options, handler, consumer, () -> refusing), root(), root());
+
+        assertThat(calls).as("each item handled once, not replayed").hasValue(2);
+        List<ProducerRecord<byte[], byte[]>> committed = refusing.history();
+        assertThat(committed).filteredOn(r -> r.topic().equals("rows")).hasSize(1);
+        List<ScanEvent> events = committed.stream().filter(r -> r.topic().equals(Namespace.DEFAULT.scanEvents()))
+                .map(r -> (ScanEvent) deserializer.deserialize(r.topic(), r.value())).toList();
+        assertThat(events.stream().mapToInt(e -> e.getFailed().getPrefixQueries()).sum()).isEqualTo(1);
+        assertThat(events.stream().mapToInt(e -> e.getDone().getPrefixQueries()).sum()).isEqualTo(1);
+        assertThat(events).map(ScanEvent::getFirstError).filteredOn(java.util.Objects::nonNull).singleElement()
+                .satisfies(error -> assertThat(error.toString()).contains("topic refusing refused")
+                        .contains("not parked, its dead letter refused"));
         assertThat(refusing.consumerGroupOffsetsHistory()).last().satisfies(offsets ->
                 assertThat(offsets.values().iterator().next().get(INPUT).offset()).isEqualTo(2));
     }

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Ctrl-C (SIGINT) sent to `backup` and `restore` in a child JVM mid-way: exit 130, as for copy; the backup's set is
- * written as NOT complete and listed so, and a rerun of the restore completes it.
+ * Ctrl-C (SIGINT) sent to `backup` and `restore` in a child JVM mid-way: exit 130, as for copy, with one line of the
+ * rows done when stopped and the tables done, as a local job says; the backup's set is written as NOT complete and
+ * listed so, and a rerun of the restore completes it.
  */
 class BackupInterruptIT {
     @Test
@@ -32,12 +33,17 @@ class BackupInterruptIT {
             Process restore = children.start("restore", InterruptIT.env(tmp), "restore", "--from", sets.toString(),
                     "--latest", "--dest-connection-string", cs, "--table-prefix", "bint");
             interruptOnceItPrints(children, "restore", restore, " rows as at the set; checked ");
-            assertThat(children.output("restore")).contains("restore NOT complete").doesNotContain("\tat ");
+            assertThat(children.output("restore")).contains("restore NOT complete").doesNotContain("\tat ")
+                    .containsPattern("tablescan: interrupted: [\\d,]+ row writes? done when stopped, 0 tables of 1 "
+                            + "restored; run the same restore again with --into-existing")
+                    .doesNotContain("bintsource: FAILED: bintsource:");
 
             Process backup = children.start("backup", InterruptIT.env(tmp), "backup", "--source-connection-string", cs,
                     "--tables", "bintsource", "--to", sets.toString());
             interruptOnceItPrints(children, "backup", backup, "(full) of 1 table");
-            assertThat(children.output("backup")).contains("NOT complete").doesNotContain("\tat ");
+            assertThat(children.output("backup")).contains("NOT complete").doesNotContain("\tat ")
+                    .containsPattern("tablescan: interrupted: [\\d,]+ rows? read when stopped, 0 tables of 1 backed "
+                            + "up; run the backup again");
         }
         Cli.Run list = Cli.run("backups", "list", "--from", sets.toString());
         assertThat(list.out()).contains("NOT complete (1 failed)");

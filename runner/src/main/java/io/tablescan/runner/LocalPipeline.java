@@ -153,6 +153,7 @@ public final class LocalPipeline implements AutoCloseable, Health {
             parts.add(ledger);
         }
         closeAll(parts);
+        settings.closeRates(); // else its ticker publishes on to a broker that stops next, and says it failed
         ClassArchive.pipelineRan();
         Timeline.mark("pipeline stop");
     }

@@ -64,6 +64,42 @@ public final class StateRoots {
                 + " to a folder you can write");
     }
 
+    /**
+     * The folder a listing of jobs reads ({@code tablescan jobs}), creating nothing: the default (or
+     * $TABLESCAN_STATE_DIR) when it is there, else this user's folder in the temp directory when that is there and
+     * private, else the default (which then holds no job). A job's folder in the temp directory of a run whose own
+     * fallback was taken is not found: that run's warning named it.
+     */
+    public static Path forReading(Path option, Map<String, String> env) {
+        return forReading(option, env, System.getProperty("user.home", ""), System.getProperty("user.name", ""),
+                Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    static Path forReading(Path option, Map<String, String> env, String home, String user, Path tmp) {
+        if (option != null) {
+            return option;
+        }
+        String set = env.get(JobState.ENV);
+        boolean homeless = home.isBlank() || home.equals("?");
+        Path wanted = set != null && !set.isBlank() ? Path.of(set)
+                : homeless ? null : Path.of(home, ".tablescan", "jobs");
+        if (wanted != null && Files.isDirectory(wanted)) {
+            return wanted;
+        }
+        String name = user.replaceAll("[^A-Za-z0-9._-]", "");
+        Path fallback = tmp.resolve("tablescan-" + (name.isEmpty() ? "user" : name)).resolve("jobs");
+        try {
+            UserPrincipal me = fallback.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name", ""));
+            if (Files.isDirectory(fallback) && privateTo(me, fallback, tmp)) {
+                return fallback;
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // not usable: the default is named
+        }
+        return wanted == null ? fallback : wanted;
+    }
+
     /** What to tell the user when {@code dir} cannot hold a job's state: the reason and the way out. */
     static String cannotUse(Path dir, IOException e) {
         return "cannot use the state folder " + dir + " (" + reason(e) + "): give --state-dir DIR or set "

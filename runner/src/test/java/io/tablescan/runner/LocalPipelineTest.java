@@ -67,6 +67,35 @@ class LocalPipelineTest {
         }
     }
 
+    /**
+     * A closed pipeline leaves no share of a capped scan's rate running: its ticker went on publishing to the broker
+     * the command stops next, and logged a WARN line after the summary of a run that succeeded.
+     */
+    @Test
+    void aClosedPipelineStopsSharingCappedRates() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            KafkaSettings kafka = KafkaSettings.inProcess(broker.bootstrapServers());
+            io.tablescan.spi.TableStore unused = (io.tablescan.spi.TableStore) java.lang.reflect.Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {io.tablescan.spi.TableStore.class}, (p, m, a) -> {
+                        throw new UnsupportedOperationException(m.getName());
+                    });
+            var settings = CopyRun.settings(kafka, new Accounts(name -> null).register("src", unused), Map.of());
+            ScanSpec capped = ScanSpec.newBuilder().setScanId("scan-capped").setSource(new TableRef("src", "T"))
+                    .setPageSize(100).setPageBudget(5).setCreatedAtMillis(1L).setLimits(Map.of("read", 100L)).build();
+            try (LocalPipeline pipeline = LocalPipeline.start(settings, false)) {
+                settings.store("src", new ItemContext(capped)); // the first capped item starts the shares
+                assertThat(rateThreads()).isNotEmpty();
+            }
+            assertThat(io.tablescan.local.FreePorts.await(() -> rateThreads().isEmpty(), Duration.ofSeconds(10),
+                    () -> true)).as("threads left: " + rateThreads()).isTrue();
+        }
+    }
+
+    private static List<String> rateThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(name -> name.equals("rate-shares") || name.equals("rate-demands")).toList();
+    }
+
     /** A handler that reads {@code rows} rows and emits nothing: the scan's only item. */
     static <T extends SpecificRecord> ItemHandler<T> reading(Class<T> type, long rows) {
         return new ItemHandler<>() {

@@ -54,6 +54,27 @@ class StateRootsTest {
         assertThat(choice.warning()).contains("this job's state is kept in " + choice.dir());
     }
 
+    /** Listing the jobs creates no folder: neither the default nor one in the temp directory. */
+    @Test
+    void aListingCreatesNoFolder(@TempDir Path tmp) throws Exception {
+        String me = System.getProperty("user.name");
+        Path home = tmp.resolve("me");
+
+        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp))
+                .isEqualTo(home.resolve(".tablescan").resolve("jobs"));
+        assertThat(StateRoots.forReading(null, Map.of(), "?", me, tmp)).isEqualTo(tmp.resolve("tablescan-" + me)
+                .resolve("jobs"));
+        try (var made = Files.list(tmp)) {
+            assertThat(made).as("nothing created").isEmpty();
+        }
+
+        Path fallback = StateRoots.choose(null, Map.of(), "?", me, tmp).dir(); // a job of a homeless run went there
+        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp)).isEqualTo(fallback);
+        Files.createDirectories(home.resolve(".tablescan").resolve("jobs")); // the default, once there, comes first
+        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp))
+                .isEqualTo(home.resolve(".tablescan").resolve("jobs"));
+    }
+
     @Test
     void aWritableDefaultIsUsedWithoutAWord(@TempDir Path tmp) {
         StateRoots.Choice choice = StateRoots.choose(null, Map.of(), tmp.resolve("me").toString(), "u", tmp);

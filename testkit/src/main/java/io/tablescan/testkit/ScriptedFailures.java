@@ -37,7 +37,7 @@ public final class ScriptedFailures implements TableStore {
     }
 
     /**
-     * The next {@code times} writes fail with {@code failure}; with {@code applied} the rows are written first,
+     * The next {@code times} writes (upserts and merges) fail with {@code failure}; with {@code applied} the rows are written first,
      * as when a response is lost after the service applied the request (a 500 OperationTimedOut, a dropped
      * connection).
      */
@@ -110,6 +110,13 @@ public final class ScriptedFailures implements TableStore {
 
     @Override
     public void merge(String table, String partitionKey, List<Row> rows) {
+        upserts.incrementAndGet();
+        if (take(upsertFailures)) {
+            if (applyBeforeFailing) {
+                store.merge(table, partitionKey, rows);
+            }
+            throw upsertFailure;
+        }
         store.merge(table, partitionKey, rows);
     }
 

@@ -36,7 +36,7 @@ final class TableSink implements RowSink {
                 store.upsert(table, partitionKey, rows);
                 return 1;
             } catch (TableStoreException e) {
-                if (e.status() != 404) {
+                if (!AzureTableStore.notFound(e)) { // a 404 without the service's code is not a missing table
                     throw e;
                 }
                 store.createTableIfNotExists(table); // the destination is created on first write

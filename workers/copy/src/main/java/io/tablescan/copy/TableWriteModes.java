@@ -1,5 +1,6 @@
 package io.tablescan.copy;
 
+import io.tablescan.azure.AzureTableStore;
 import io.tablescan.compare.RowMerge;
 import io.tablescan.runtime.ItemContext;
 import io.tablescan.runtime.ItemHandler.Result;
@@ -55,7 +56,7 @@ final class TableWriteModes {
     }
 
     /**
-     * Runs a write, creating the table first if the write found it missing and running it again, as the table sink
+     * Runs a write, creating the table first if the service said it is missing (its TableNotFound) and running it again, as the table sink
      * does; returns the requests beyond the write's own (0 or 2), plus one.
      */
     private static int createdOnce(TableStore store, String table, Runnable write) {
@@ -63,7 +64,7 @@ final class TableWriteModes {
             write.run();
             return 1;
         } catch (TableStoreException e) {
-            if (e.status() != 404) {
+            if (!AzureTableStore.notFound(e)) { // a 404 without the service's code is a wrong path or a proxy
                 throw e;
             }
             store.createTableIfNotExists(table); // the destination is created on first write

@@ -169,6 +169,27 @@ class EntityBatchHandlerTest {
         assertThat(destination.creates()).isEqualTo(1);
     }
 
+    /**
+     * Only the service's own 404 (TableNotFound) means the destination table is missing: a 404 without its error code
+     * (a wrong path in the endpoint, a proxy) fails the write as it is, in every write mode, and creates nothing.
+     */
+    @Test
+    void aNotFoundWithoutTheServicesCodeCreatesNoTable() {
+        TableStoreException proxy = new TableStoreException("HTTP 404 on table Dest (scripted)", 404, false, null);
+        ScanSpec merge = Jobs.name(ScanSpec.newBuilder(SPEC), Jobs.named(io.tablescan.jobs.CopyJob.NAME),
+                java.util.Map.of("write-mode", "merge")).build();
+        for (ScanSpec spec : List.of(SPEC, merge)) {
+            destination.failUpserts(1, proxy, false);
+
+            assertThatThrownBy(() -> handler.handle(batch(spec, rows("p", 3)), context))
+                    .rootCause().isInstanceOfSatisfying(TableStoreException.class,
+                            c -> assertThat(c.status()).isEqualTo(404));
+        }
+
+        assertThat(destination.creates()).isZero();
+        assertThat(destinationAccount.rows("Dest")).isEmpty();
+    }
+
     @Test
     void aScanWithoutADestinationWritesNothing() {
         ScanSpec noSink = ScanSpec.newBuilder(SPEC).setDestination(null).build();
