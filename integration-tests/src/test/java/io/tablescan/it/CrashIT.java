@@ -35,6 +35,8 @@ class CrashIT {
         final KafkaSettings kafka;
         final Map<String, String> env;
         final Map<String, Process> workers = new HashMap<>();
+        private final Process broker;
+        private final Process ledger;
 
         Cluster(String name) throws Exception {
             this(name, 2);
@@ -50,7 +52,7 @@ class CrashIT {
             children = new ChildProcesses(name);
             int port = FreePorts.find();
             kafka = KafkaSettings.of("127.0.0.1:" + port);
-            Process broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
+            broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
                     Files.createTempDirectory("tablescan-broker-").toString());
             assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), broker::isAlive)).isTrue();
             Map<String, String> all = new HashMap<>(extra);
@@ -63,7 +65,7 @@ class CrashIT {
                     workers.put(kind + "-" + i, children.start(kind + "-" + i, env, "worker", kind));
                 }
             }
-            Process ledger = children.start("ledger", env, "ledger");
+            ledger = children.start("ledger", env, "ledger");
             try (Admin admin = Admin.create(kafka.admin())) {
                 assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
                 // A ledger that gets its partitions after a short scan has run folds it all at once, and its first
@@ -136,6 +138,17 @@ class CrashIT {
             }
             System.out.println("kills survived: " + kills.size() + " " + kills);
             return kills;
+        }
+
+        /**
+         * Restarts every worker that has died (killed by a test that then failed before it restarted it), so that a
+         * cluster shared by several tests is whole for the next one; a dead broker or ledger cannot be replaced.
+         */
+        void restartDeadWorkers() {
+            assertThat(broker.isAlive()).as("the cluster's broker is alive").isTrue();
+            assertThat(ledger.isAlive()).as("the cluster's ledger is alive").isTrue();
+            workers.replaceAll((name, process) -> process.isAlive() ? process
+                    : children.start(name, env, "worker", name.substring(0, name.indexOf('-'))));
         }
 
         @Override
