@@ -50,29 +50,37 @@ class CrashIT {
         /** As above, with {@code extra} in every process's environment (account aliases, say). */
         Cluster(String name, int each, Map<String, String> extra) throws Exception {
             children = new ChildProcesses(name);
-            int port = FreePorts.find();
-            kafka = KafkaSettings.of("127.0.0.1:" + port);
-            broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
-                    Files.createTempDirectory("tablescan-broker-").toString());
-            assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), broker::isAlive)).isTrue();
-            Map<String, String> all = new HashMap<>(extra);
-            all.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
-                    "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
-                    "TABLESCAN_TOPIC_PARTITIONS", "6"));
-            env = Map.copyOf(all);
-            for (String kind : KINDS) {
-                for (int i = 1; i <= each; i++) {
-                    workers.put(kind + "-" + i, children.start(kind + "-" + i, env, "worker", kind));
+            try {
+                int port = FreePorts.find();
+                kafka = KafkaSettings.of("127.0.0.1:" + port);
+                broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
+                        Files.createTempDirectory("tablescan-broker-").toString());
+                // a deadline, not a wait: a loaded machine (load 50 on 2 cores) has taken more than 60 s to start it
+                assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(180), broker::isAlive))
+                        .as("the broker accepts connections").isTrue();
+                Map<String, String> all = new HashMap<>(extra);
+                all.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
+                        "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
+                        "TABLESCAN_TOPIC_PARTITIONS", "6"));
+                env = Map.copyOf(all);
+                for (String kind : KINDS) {
+                    for (int i = 1; i <= each; i++) {
+                        workers.put(kind + "-" + i, children.start(kind + "-" + i, env, "worker", kind));
+                    }
                 }
-            }
-            ledger = children.start("ledger", env, "ledger");
-            try (Admin admin = Admin.create(kafka.admin())) {
-                assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
-                // A ledger that gets its partitions after a short scan has run folds it all at once, and its first
-                // status with progress is already the ended one: then no worker could be killed mid-scan.
-                boolean assigned = FreePorts.await(() -> ledgerAssigned(admin), Duration.ofSeconds(90), ledger::isAlive);
-                assertThat(assigned).as("the ledger has its partitions (its process alive: %s)", ledger.isAlive())
-                        .isTrue();
+                ledger = children.start("ledger", env, "ledger");
+                try (Admin admin = Admin.create(kafka.admin())) {
+                    assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
+                    // A ledger that gets its partitions after a short scan has run folds it all at once, and its first
+                    // status with progress is already the ended one: then no worker could be killed mid-scan.
+                    boolean assigned =
+                            FreePorts.await(() -> ledgerAssigned(admin), Duration.ofSeconds(90), ledger::isAlive);
+                    assertThat(assigned).as("the ledger has its partitions (its process alive: %s)", ledger.isAlive())
+                            .isTrue();
+                }
+            } catch (Exception | AssertionError e) {
+                children.close(); // a cluster that did not start leaves no process behind
+                throw e;
             }
         }
 
