@@ -9,6 +9,7 @@ import com.azure.storage.blob.models.ListBlobsOptions;
 import io.tablescan.azure.RestTableReader;
 import io.tablescan.backup.BlobStore;
 import io.tablescan.cli.SampleTable;
+import io.tablescan.control.Throttle;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runner.ClusterJob;
 import io.tablescan.runner.TableComparer;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SharedCluster.class)
 class ClusterExportIT {
-    private static final int ROWS = 20_000;
+    private static final int ROWS = 4_000;
 
     @Test
     void anExportOnTheClusterOutlivesItsCommandAndACopyWorkerKilledWhileItWritesTheFiles(CrashIT.Cluster cluster)
@@ -44,9 +45,10 @@ class ClusterExportIT {
                 .as("workers and a ledger in their groups").isTrue();
         String[] export = {"export", "--source-account", "emulator", "--source-table", "clusterexportsource",
             "--to-container", "clusterexports", "--to-prefix", "one", "--to-account", "backups", "--kafka", kafka,
-            "--max-rate", "2000"};
+            "--max-rate", "50", "--page-size", "100"}; // slow until its command is killed: then the cap is lifted
 
         String scan = ClusterClientIT.killMidJob(cluster, "export-1", export);
+        Throttle.set(cluster.kafka, scan, 0L, 0L);
         ScanTotals t = ScanAwait.until(cluster.kafka, scan, ScanTotals::ended, ClusterClientIT.LONG);
         assertThat(t.state()).isEqualTo(ScanState.COMPLETED);
         // the file-writing stage starts within seconds of the scan's end: a copy-worker dies as it does
@@ -63,12 +65,14 @@ class ClusterExportIT {
         // import --kafka is a client too: killed once its job started, run again, it follows the job to its end
         String[] restore = {"import", "--from-container", "clusterexports", "--from-prefix", "one", "--from-account",
             "backups", "--dest-account", "emulator", "--dest-table", "clusterexportcopy", "--kafka", kafka,
-            "--max-write-rate", "2000"};
+            "--max-write-rate", "50"}; // slow until the command run again attaches: then the cap is lifted
         String importScan = ClusterClientIT.killMidJob(cluster, "import-1", restore);
-        assertThat(ClusterClientIT.run(cluster, "import-2", restore)).as(cluster.children.output("import-2")).isZero();
-        assertThat(cluster.children.output("import-2"))
-                .contains("the same job is running on the cluster as scan " + importScan)
-                .contains(String.format("imported %,d rows into clusterexportcopy", ROWS));
+        Process reimporting = cluster.children.start("import-2", cluster.env, restore);
+        ClusterClientIT.attachedThenUncapped(cluster, "import-2", reimporting, importScan);
+        assertThat(reimporting.waitFor(ClusterClientIT.LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(reimporting.exitValue()).as(cluster.children.output("import-2")).isZero();
+        assertThat(cluster.children.output("import-2")).contains(
+                String.format("imported %,d rows into clusterexportcopy", ROWS));
         // status prints the import's summary as the import command does: rows of the export's files
         assertThat(ClusterClientIT.run(cluster, "import-status", "status", importScan, "--kafka", kafka)).isZero();
         assertThat(cluster.children.output("import-status")).contains(String.format(
@@ -86,18 +90,20 @@ class ClusterExportIT {
         // start --from starts the same import job: the import command run next attaches to it
         String[] started = {"start", "--from-container", "clusterexports", "--from-prefix", "one", "--from-account",
             "backups", "--dest-account", "emulator", "--dest-table", "clusterexportstarted", "--kafka", kafka,
-            "--max-write-rate", "1000"};
+            "--max-write-rate", "50"}; // slow until the import command attaches: then the cap is lifted
         assertThat(ClusterClientIT.run(cluster, "start-import", started)).as(cluster.children.output("start-import"))
                 .isZero();
         String startedScan = cluster.children.output("start-import").lines().map(String::trim)
                 .filter(l -> l.matches("[\\w-]+")).reduce((a, b) -> b).orElseThrow(); // its scan id, on a line of its own
         String[] attach = {"import", "--from-container", "clusterexports", "--from-prefix", "one", "--from-account",
             "backups", "--dest-account", "emulator", "--dest-table", "clusterexportstarted", "--kafka", kafka,
-            "--max-write-rate", "1000"};
-        assertThat(ClusterClientIT.run(cluster, "import-3", attach)).as(cluster.children.output("import-3")).isZero();
-        assertThat(cluster.children.output("import-3"))
-                .contains("the same job is running on the cluster as scan " + startedScan)
-                .contains(String.format("imported %,d rows into clusterexportstarted", ROWS))
+            "--max-write-rate", "50"};
+        Process attached = cluster.children.start("import-3", cluster.env, attach);
+        ClusterClientIT.attachedThenUncapped(cluster, "import-3", attached, startedScan);
+        assertThat(attached.waitFor(ClusterClientIT.LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(attached.exitValue()).as(cluster.children.output("import-3")).isZero();
+        assertThat(cluster.children.output("import-3")).contains(
+                String.format("imported %,d rows into clusterexportstarted", ROWS))
                 .doesNotContain("batches through the workers") // it follows the job, and starts nothing
                 .doesNotContain("already holds"); // the rows there are that job's own
         check = TableComparer.compare(rest, "clusterexportsource", rest, "clusterexportstarted");

@@ -55,7 +55,7 @@ class CrashIT {
                 kafka = KafkaSettings.of("127.0.0.1:" + port);
                 broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
                         Files.createTempDirectory("tablescan-broker-").toString());
-                // a deadline, not a wait: a loaded machine (load 50 on 2 cores) has taken more than 60 s to start it
+                // deadlines, not waits: at load 50 to 66 on 2 cores, a broker took 2 minutes to start, the workers more
                 assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(180), broker::isAlive))
                         .as("the broker accepts connections").isTrue();
                 Map<String, String> all = new HashMap<>(extra);
@@ -70,11 +70,12 @@ class CrashIT {
                 }
                 ledger = children.start("ledger", env, "ledger");
                 try (Admin admin = Admin.create(kafka.admin())) {
-                    assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
+                    assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(240), () -> true))
+                            .as("the workers created the topics").isTrue();
                     // A ledger that gets its partitions after a short scan has run folds it all at once, and its first
                     // status with progress is already the ended one: then no worker could be killed mid-scan.
                     boolean assigned =
-                            FreePorts.await(() -> ledgerAssigned(admin), Duration.ofSeconds(90), ledger::isAlive);
+                            FreePorts.await(() -> ledgerAssigned(admin), Duration.ofSeconds(240), ledger::isAlive);
                     assertThat(assigned).as("the ledger has its partitions (its process alive: %s)", ledger.isAlive())
                             .isTrue();
                 }
