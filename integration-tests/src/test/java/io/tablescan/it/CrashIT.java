@@ -58,7 +58,9 @@ class CrashIT {
                 // deadlines, not waits: at load 50 to 66 on 2 cores, a broker took 2 minutes to start, the workers more
                 assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(180), broker::isAlive))
                         .as("the broker accepts connections").isTrue();
-                Map<String, String> all = new HashMap<>(extra);
+                // Workers and ledger wait for the broker to answer as long as the test waits for them (default 60 s)
+                Map<String, String> all = new HashMap<>(Map.of("TABLESCAN_KAFKA_WAIT", "4m"));
+                all.putAll(extra);
                 all.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
                         "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
                         "TABLESCAN_TOPIC_PARTITIONS", "6"));
