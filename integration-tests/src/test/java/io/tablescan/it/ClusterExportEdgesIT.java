@@ -9,6 +9,7 @@ import com.azure.storage.blob.models.ListBlobsOptions;
 import io.tablescan.azure.RestTableReader;
 import io.tablescan.backup.BlobStore;
 import io.tablescan.cli.SampleTable;
+import io.tablescan.control.Throttle;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runner.ClusterJob;
 import io.tablescan.runner.TableComparer;
@@ -99,7 +100,8 @@ class ClusterExportEdgesIT {
                     || n.matches("race/part-\\d{5}-\\d{5}-[0-9a-f]+\\.jsonl\\.gz"));
 
             // Ctrl-C of the attached command cancels the job: no manifest, and the target is free again at once
-            String[] interrupted = export("edgeb", "sasblob", "interrupted", kafka, "300");
+            // 100 s at 20 rows/s: still running when the signal lands however loaded the machine; it ends the job
+            String[] interrupted = export("edgeb", "sasblob", "interrupted", kafka, "20");
             Process attached = cluster.children.start("ctrl-c", cluster.env, interrupted);
             String interruptedScan = ClusterClientIT.awaitScan(cluster, "ctrl-c", attached);
             ScanAwait.until(cluster.kafka, interruptedScan, s -> s.rowsRead() > 0, LONG);
@@ -110,14 +112,17 @@ class ClusterExportEdgesIT {
             assertThat(ScanAwait.ended(cluster.kafka, interruptedScan, LONG).state()).isEqualTo(ScanState.CANCELLED);
             assertThat(names(container, "interrupted/")).as("no claim, no manifest").singleElement().asString()
                     .matches("interrupted/export-failed-[0-9a-f]+\\.json");
-            assertThat(ClusterClientIT.run(cluster, "ctrl-c-again", interrupted)).isZero();
+            Process again = cluster.children.start("ctrl-c-again", cluster.env, interrupted);
+            Throttle.set(cluster.kafka, ClusterClientIT.awaitScan(cluster, "ctrl-c-again", again), 0L, 0L); // full speed
+            assertThat(again.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(again.exitValue()).as(cluster.children.output("ctrl-c-again")).isZero();
             assertThat(cluster.children.output("ctrl-c-again")).doesNotContain(interruptedScan)
                     .contains("exported 2,000 rows in");
 
             // tablescan cancel: the attached command fails in one line; the target has the failure, no manifest, no
             // claim; the topic goes; an export to that target then runs
             Process client = cluster.children.start("cancelled", cluster.env, export("edgea", "backups", "cancelled",
-                    kafka, "100")); // 20 s: the cancel command starts well before the scan could end
+                    kafka, "20")); // 100 s: the cancel command (a JVM, at load 60 more than 20 s) lands mid-scan
             String cancelledScan = ClusterClientIT.awaitScan(cluster, "cancelled", client);
             ScanAwait.until(cluster.kafka, cancelledScan, s -> s.rowsRead() > 0, LONG);
             assertThat(ClusterClientIT.run(cluster, "cancel", "cancel", cancelledScan, "--kafka", kafka)).isZero();
@@ -179,8 +184,8 @@ class ClusterExportEdgesIT {
     private static String[] export(String table, String account, String prefix, String kafka, String rate) {
         List<String> args = new ArrayList<>(List.of("export", "--source-account", "emulator", "--source-table", table,
                 "--to-container", "edges", "--to-prefix", prefix, "--to-account", account, "--kafka", kafka));
-        if (!rate.equals("0")) {
-            args.addAll(List.of("--max-rate", rate));
+        if (!rate.equals("0")) { // pages of 100 rows: the cap holds from the first page on
+            args.addAll(List.of("--max-rate", rate, "--page-size", "100"));
         }
         return args.toArray(String[]::new);
     }
