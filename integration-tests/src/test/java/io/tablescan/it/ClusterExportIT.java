@@ -90,14 +90,14 @@ class ClusterExportIT {
         // start --from starts the same import job: the import command run next attaches to it
         String[] started = {"start", "--from-container", "clusterexports", "--from-prefix", "one", "--from-account",
             "backups", "--dest-account", "emulator", "--dest-table", "clusterexportstarted", "--kafka", kafka,
-            "--max-write-rate", "50"}; // slow until the import command attaches: then the cap is lifted
+            "--max-write-rate", "10"}; // 400 s unless lifted: two JVMs start before the import command attaches
         assertThat(ClusterClientIT.run(cluster, "start-import", started)).as(cluster.children.output("start-import"))
                 .isZero();
         String startedScan = cluster.children.output("start-import").lines().map(String::trim)
                 .filter(l -> l.matches("[\\w-]+")).reduce((a, b) -> b).orElseThrow(); // its scan id, on a line of its own
         String[] attach = {"import", "--from-container", "clusterexports", "--from-prefix", "one", "--from-account",
             "backups", "--dest-account", "emulator", "--dest-table", "clusterexportstarted", "--kafka", kafka,
-            "--max-write-rate", "50"};
+            "--max-write-rate", "10"};
         Process attached = cluster.children.start("import-3", cluster.env, attach);
         ClusterClientIT.attachedThenUncapped(cluster, "import-3", attached, startedScan);
         assertThat(attached.waitFor(ClusterClientIT.LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
