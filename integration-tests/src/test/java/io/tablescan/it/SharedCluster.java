@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * One cluster for all the tests of a test JVM (a failsafe fork): a broker, a ledger and two processes of every worker
- * kind ({@link CrashIT.Cluster}), started when a test first asks for it and stopped when the fork's tests have run.
+ * kind ({@link CrashIT.Cluster}), started when a test first asks for it and stopped when the fork's JVM exits.
  * Starting one costs about eight JVMs; a test gets it as a parameter of type {@code CrashIT.Cluster} in a class
  * with {@code @ExtendWith(SharedCluster.class)}.
  *
@@ -29,7 +29,7 @@ final class SharedCluster implements ParameterResolver {
     /** The folder of the processes' logs: one a fork, as two forks run at once. */
     static final String NAME = "shared-cluster-" + ProcessHandle.current().pid();
     static final String SAS_TOKEN = "TABLESCAN_ACCOUNT_SASBLOB_SAS_TOKEN";
-    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(SharedCluster.class);
+    private static CrashIT.Cluster started;
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -38,10 +38,22 @@ final class SharedCluster implements ParameterResolver {
 
     @Override
     public CrashIT.Cluster resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        CrashIT.Cluster cluster = context.getRoot().getStore(STORE)
-                .getOrComputeIfAbsent(Started.class, key -> new Started(start()), Started.class).cluster;
-        cluster.restartDeadWorkers();
-        return cluster;
+        return cluster();
+    }
+
+    /**
+     * The fork's cluster, started on first use and stopped when the JVM exits. Not in the root context's store:
+     * failsafe runs each test class of a fork as a launcher request of its own, so the root context closes after
+     * every class (seen: the cluster was started again for the next class).
+     */
+    static synchronized CrashIT.Cluster cluster() {
+        if (started == null) {
+            CrashIT.Cluster cluster = start(); // a start that fails is tried again by the next test
+            Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "shared-cluster-stop"));
+            started = cluster;
+        }
+        started.restartDeadWorkers();
+        return started;
     }
 
     /** The folder where every process of the cluster, and every command a test ran on it, writes its output. */
@@ -66,11 +78,4 @@ final class SharedCluster implements ParameterResolver {
         }
     }
 
-    /** Stops the cluster's processes when the root context closes, after the fork's last test. */
-    private record Started(CrashIT.Cluster cluster) implements ExtensionContext.Store.CloseableResource {
-        @Override
-        public void close() {
-            cluster.close();
-        }
-    }
 }
