@@ -9,6 +9,7 @@ import com.azure.storage.blob.models.ListBlobsOptions;
 import io.tablescan.azure.RestTableReader;
 import io.tablescan.backup.BlobStore;
 import io.tablescan.cli.SampleTable;
+import io.tablescan.control.Throttle;
 import io.tablescan.local.FreePorts;
 import io.tablescan.runner.ClusterJob;
 import io.tablescan.runner.TableComparer;
@@ -20,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * export --kafka on a cluster, at its edges, every process logging at DEBUG: the same export started twice at once is
@@ -38,12 +39,13 @@ import org.junit.jupiter.api.Test;
  * within a bounded time, with the reason. No process's output and no record of any topic holds the account key, the
  * SAS signature or a connection string, through an export to Blob by SAS token and its import on the cluster.
  */
+@ExtendWith(SharedCluster.class)
 class ClusterExportEdgesIT {
     private static final Duration LONG = ClusterClientIT.LONG;
     private static final Pattern SCAN = Pattern.compile("scan (scan-[A-Za-z0-9-]+)");
 
     @Test
-    void racesCancelCtrlCAnUnreachableTargetAndNoSecretAnywhere() throws Exception {
+    void racesCancelCtrlCAnUnreachableTargetAndNoSecretAnywhere(CrashIT.Cluster cluster) throws Exception {
         var tables = LocalServices.store();
         for (String t : List.of("edgea", "edgeb")) {
             SampleTable.write(tables, t, SampleTable.rows(2_000), 8);
@@ -51,20 +53,10 @@ class ClusterExportEdgesIT {
         String blob = AzuriteBlob.shared().connectionString();
         var blobs = new BlobServiceClientBuilder().connectionString(blob).serviceVersion(BlobStore.SERVICE_VERSION)
                 .buildClient();
-        String sas = blobs.generateAccountSas(new com.azure.storage.common.sas.AccountSasSignatureValues(
-                OffsetDateTime.now().plusHours(1), com.azure.storage.common.sas.AccountSasPermission.parse("rwdlc"),
-                com.azure.storage.common.sas.AccountSasService.parse("b"),
-                com.azure.storage.common.sas.AccountSasResourceType.parse("sco")));
+        String sas = cluster.env.get(SharedCluster.SAS_TOKEN); // the cluster's processes log at DEBUG, HTTP headers too
         String signature = sas.replaceAll(".*sig=([^&]*).*", "$1");
-        Map<String, String> env = new HashMap<>(Map.of(
-                "TABLESCAN_ACCOUNT_SASBLOB_BLOB_ENDPOINT", AzuriteBlob.shared().endpoint(),
-                "TABLESCAN_ACCOUNT_SASBLOB_SAS_TOKEN", sas, "TABLESCAN_ACCOUNT_KEYBLOB_CONNECTION_STRING", blob,
-                "TABLESCAN_LOG_LEVEL", "DEBUG", "TABLESCAN_AZURE_LOG_LEVEL", "DEBUG",
-                "AZURE_HTTP_LOG_DETAIL_LEVEL", "HEADERS", "JAVA_TOOL_OPTIONS", CredentialsIT.TOOL_LOGGING));
-        String name = "cluster-export-edges";
-        try (CrashIT.Cluster cluster = new CrashIT.Cluster(name, 1, env);
-                CredentialsIT.PrivateTopicRecorder topics = new CredentialsIT.PrivateTopicRecorder(cluster.kafka,
-                        Pattern.compile(".*"))) {
+        try (CredentialsIT.PrivateTopicRecorder topics = new CredentialsIT.PrivateTopicRecorder(cluster.kafka,
+                Pattern.compile(".*"))) {
             String kafka = cluster.kafka.bootstrapServers();
             assertThat(FreePorts.await(() -> ClusterJob.hasWorkers(cluster.kafka), Duration.ofSeconds(90), () -> true))
                     .as("workers and a ledger in their groups").isTrue();
@@ -89,8 +81,8 @@ class ClusterExportEdgesIT {
             assertThat(scans(cluster)).as("still one scan").hasSize(1);
 
             // Two different exports onto one target at the same moment: one runs, the other is refused, writes nothing
-            Process a = cluster.children.start("race-a", cluster.env, export("edgea", "keyblob", "race", kafka, "0"));
-            Process b = cluster.children.start("race-b", cluster.env, export("edgeb", "keyblob", "race", kafka, "0"));
+            Process a = cluster.children.start("race-a", cluster.env, export("edgea", "backups", "race", kafka, "0"));
+            Process b = cluster.children.start("race-b", cluster.env, export("edgeb", "backups", "race", kafka, "0"));
             assertThat(a.waitFor(LONG.toSeconds(), TimeUnit.SECONDS) && b.waitFor(LONG.toSeconds(), TimeUnit.SECONDS))
                     .isTrue();
             String loser = a.exitValue() == 0 ? "race-b" : "race-a";
@@ -108,7 +100,8 @@ class ClusterExportEdgesIT {
                     || n.matches("race/part-\\d{5}-\\d{5}-[0-9a-f]+\\.jsonl\\.gz"));
 
             // Ctrl-C of the attached command cancels the job: no manifest, and the target is free again at once
-            String[] interrupted = export("edgeb", "sasblob", "interrupted", kafka, "300");
+            // 100 s at 20 rows/s: still running when the signal lands however loaded the machine; it ends the job
+            String[] interrupted = export("edgeb", "sasblob", "interrupted", kafka, "20");
             Process attached = cluster.children.start("ctrl-c", cluster.env, interrupted);
             String interruptedScan = ClusterClientIT.awaitScan(cluster, "ctrl-c", attached);
             ScanAwait.until(cluster.kafka, interruptedScan, s -> s.rowsRead() > 0, LONG);
@@ -119,14 +112,17 @@ class ClusterExportEdgesIT {
             assertThat(ScanAwait.ended(cluster.kafka, interruptedScan, LONG).state()).isEqualTo(ScanState.CANCELLED);
             assertThat(names(container, "interrupted/")).as("no claim, no manifest").singleElement().asString()
                     .matches("interrupted/export-failed-[0-9a-f]+\\.json");
-            assertThat(ClusterClientIT.run(cluster, "ctrl-c-again", interrupted)).isZero();
+            Process again = cluster.children.start("ctrl-c-again", cluster.env, interrupted);
+            Throttle.set(cluster.kafka, ClusterClientIT.awaitScan(cluster, "ctrl-c-again", again), 0L, 0L); // full speed
+            assertThat(again.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(again.exitValue()).as(cluster.children.output("ctrl-c-again")).isZero();
             assertThat(cluster.children.output("ctrl-c-again")).doesNotContain(interruptedScan)
                     .contains("exported 2,000 rows in");
 
             // tablescan cancel: the attached command fails in one line; the target has the failure, no manifest, no
             // claim; the topic goes; an export to that target then runs
-            Process client = cluster.children.start("cancelled", cluster.env, export("edgea", "keyblob", "cancelled",
-                    kafka, "100")); // 20 s: the cancel command starts well before the scan could end
+            Process client = cluster.children.start("cancelled", cluster.env, export("edgea", "backups", "cancelled",
+                    kafka, "20")); // 100 s: the cancel command (a JVM, at load 60 more than 20 s) lands mid-scan
             String cancelledScan = ClusterClientIT.awaitScan(cluster, "cancelled", client);
             ScanAwait.until(cluster.kafka, cancelledScan, s -> s.rowsRead() > 0, LONG);
             assertThat(ClusterClientIT.run(cluster, "cancel", "cancel", cancelledScan, "--kafka", kafka)).isZero();
@@ -139,7 +135,7 @@ class ClusterExportEdgesIT {
             assertThat(names(container, "cancelled/")).singleElement().asString()
                     .matches("cancelled/export-failed-[0-9a-f]+\\.json");
             awaitNoTopic(cluster, "export-" + cancelledScan);
-            assertThat(ClusterClientIT.run(cluster, "cancelled-again", export("edgea", "keyblob", "cancelled", kafka,
+            assertThat(ClusterClientIT.run(cluster, "cancelled-again", export("edgea", "backups", "cancelled", kafka,
                     "0"))).isZero();
             assertThat(cluster.children.output("cancelled-again")).doesNotContain(cancelledScan)
                     .contains("exported 2,000 rows in");
@@ -175,7 +171,7 @@ class ClusterExportEdgesIT {
                 assertThat(CredentialsIT.indexOf(records, secret.getBytes(StandardCharsets.UTF_8)))
                         .as("a secret in a topic's records").isEqualTo(-1);
             }
-            try (var logs = Files.list(Path.of("target", "child-logs", name))) {
+            try (var logs = Files.list(SharedCluster.logs())) {
                 for (Path log : logs.toList()) {
                     String text = Files.readString(log);
                     secrets.forEach(secret -> assertThat(text).as(log.toString()).doesNotContain(secret));
@@ -188,15 +184,17 @@ class ClusterExportEdgesIT {
     private static String[] export(String table, String account, String prefix, String kafka, String rate) {
         List<String> args = new ArrayList<>(List.of("export", "--source-account", "emulator", "--source-table", table,
                 "--to-container", "edges", "--to-prefix", prefix, "--to-account", account, "--kafka", kafka));
-        if (!rate.equals("0")) {
-            args.addAll(List.of("--max-rate", rate));
+        if (!rate.equals("0")) { // pages of 100 rows: the cap holds from the first page on
+            args.addAll(List.of("--max-rate", rate, "--page-size", "100"));
         }
         return args.toArray(String[]::new);
     }
 
+    /** This test's scans on the shared cluster: those of its source tables. */
     private static List<ScanTotals> scans(CrashIT.Cluster cluster) {
         try (ScanStatusReader reader = new ScanStatusReader(cluster.kafka)) {
-            return reader.all();
+            return reader.all().stream()
+                    .filter(t -> List.of("edgea", "edgeb").contains(t.spec().getSource().getTable().toString())).toList();
         }
     }
 

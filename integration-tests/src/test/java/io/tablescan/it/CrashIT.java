@@ -35,6 +35,8 @@ class CrashIT {
         final KafkaSettings kafka;
         final Map<String, String> env;
         final Map<String, Process> workers = new HashMap<>();
+        private final Process broker;
+        private final Process ledger;
 
         Cluster(String name) throws Exception {
             this(name, 2);
@@ -48,29 +50,40 @@ class CrashIT {
         /** As above, with {@code extra} in every process's environment (account aliases, say). */
         Cluster(String name, int each, Map<String, String> extra) throws Exception {
             children = new ChildProcesses(name);
-            int port = FreePorts.find();
-            kafka = KafkaSettings.of("127.0.0.1:" + port);
-            Process broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
-                    Files.createTempDirectory("tablescan-broker-").toString());
-            assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(60), broker::isAlive)).isTrue();
-            Map<String, String> all = new HashMap<>(extra);
-            all.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
-                    "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
-                    "TABLESCAN_TOPIC_PARTITIONS", "6"));
-            env = Map.copyOf(all);
-            for (String kind : KINDS) {
-                for (int i = 1; i <= each; i++) {
-                    workers.put(kind + "-" + i, children.start(kind + "-" + i, env, "worker", kind));
+            try {
+                int port = FreePorts.find();
+                kafka = KafkaSettings.of("127.0.0.1:" + port);
+                broker = children.start("broker", Map.of(), "broker", "--port", Integer.toString(port), "--dir",
+                        Files.createTempDirectory("tablescan-broker-").toString());
+                // deadlines, not waits: at load 50 to 66 on 2 cores, a broker took 2 minutes to start, the workers more
+                assertThat(FreePorts.await(() -> FreePorts.accepts(port), Duration.ofSeconds(180), broker::isAlive))
+                        .as("the broker accepts connections").isTrue();
+                // Workers and ledger wait for the broker to answer as long as the test waits for them (default 60 s)
+                Map<String, String> all = new HashMap<>(Map.of("TABLESCAN_KAFKA_WAIT", "4m"));
+                all.putAll(extra);
+                all.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + port,
+                        "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
+                        "TABLESCAN_TOPIC_PARTITIONS", "6"));
+                env = Map.copyOf(all);
+                for (String kind : KINDS) {
+                    for (int i = 1; i <= each; i++) {
+                        workers.put(kind + "-" + i, children.start(kind + "-" + i, env, "worker", kind));
+                    }
                 }
-            }
-            Process ledger = children.start("ledger", env, "ledger");
-            try (Admin admin = Admin.create(kafka.admin())) {
-                assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(90), () -> true)).isTrue();
-                // A ledger that gets its partitions after a short scan has run folds it all at once, and its first
-                // status with progress is already the ended one: then no worker could be killed mid-scan.
-                boolean assigned = FreePorts.await(() -> ledgerAssigned(admin), Duration.ofSeconds(90), ledger::isAlive);
-                assertThat(assigned).as("the ledger has its partitions (its process alive: %s)", ledger.isAlive())
-                        .isTrue();
+                ledger = children.start("ledger", env, "ledger");
+                try (Admin admin = Admin.create(kafka.admin())) {
+                    assertThat(FreePorts.await(() -> topicsExist(admin), Duration.ofSeconds(240), () -> true))
+                            .as("the workers created the topics").isTrue();
+                    // A ledger that gets its partitions after a short scan has run folds it all at once, and its first
+                    // status with progress is already the ended one: then no worker could be killed mid-scan.
+                    boolean assigned =
+                            FreePorts.await(() -> ledgerAssigned(admin), Duration.ofSeconds(240), ledger::isAlive);
+                    assertThat(assigned).as("the ledger has its partitions (its process alive: %s)", ledger.isAlive())
+                            .isTrue();
+                }
+            } catch (Exception | AssertionError e) {
+                children.close(); // a cluster that did not start leaves no process behind
+                throw e;
             }
         }
 
@@ -136,6 +149,17 @@ class CrashIT {
             }
             System.out.println("kills survived: " + kills.size() + " " + kills);
             return kills;
+        }
+
+        /**
+         * Restarts every worker that has died (killed by a test that then failed before it restarted it), so that a
+         * cluster shared by several tests is whole for the next one; a dead broker or ledger cannot be replaced.
+         */
+        void restartDeadWorkers() {
+            assertThat(broker.isAlive()).as("the cluster's broker is alive").isTrue();
+            assertThat(ledger.isAlive()).as("the cluster's ledger is alive").isTrue();
+            workers.replaceAll((name, process) -> process.isAlive() ? process
+                    : children.start(name, env, "worker", name.substring(0, name.indexOf('-'))));
         }
 
         @Override
