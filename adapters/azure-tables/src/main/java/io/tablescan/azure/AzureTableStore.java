@@ -206,17 +206,18 @@ public final class AzureTableStore implements TableStore {
     }
 
     /**
-     * What went wrong, in a few words: a connection that could not be made says so (the JDK's HTTP client has
-     * it end in a bare ClosedChannelException), else the innermost cause, its message without a URL's query.
+     * What went wrong, in a few words: a connection that could not be made says so in words, not a Java class
+     * (the JDK's HTTP client has it end in a bare ClosedChannelException), else the innermost cause, its message
+     * without a URL's query.
      */
     static String ioCause(Throwable e) {
         Throwable root = e;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof java.net.http.HttpConnectTimeoutException) {
-                return "the connection timed out (" + t.getClass().getSimpleName() + ")";
+                return "the connection timed out";
             }
             if (t instanceof java.net.ConnectException) {
-                return "cannot connect: nothing answers at the endpoint, or it is unreachable (ConnectException)";
+                return "cannot connect: nothing answers at the endpoint, or it is unreachable";
             }
             if (t instanceof java.net.UnknownHostException) {
                 return "unknown host" + (t.getMessage() == null ? "" : " " + withoutQuery(t.getMessage()));
