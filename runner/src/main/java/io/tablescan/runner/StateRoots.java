@@ -66,16 +66,18 @@ public final class StateRoots {
 
     /**
      * The folder a listing of jobs reads ({@code tablescan jobs}), creating nothing: the default (or
-     * $TABLESCAN_STATE_DIR) when it is there, else this user's folder in the temp directory when that is there and
-     * private, else the default (which then holds no job). A job's folder in the temp directory of a run whose own
+     * $TABLESCAN_STATE_DIR) when it is there and can be written, as jobs choose it; else this user's folder in the
+     * temp directory, where jobs fell back to, when that is there and private; else the default (which then holds
+     * no job, or jobs of runs before it became read-only). A job's folder in the temp directory of a run whose own
      * fallback was taken is not found: that run's warning named it.
      */
     public static Path forReading(Path option, Map<String, String> env) {
         return forReading(option, env, System.getProperty("user.home", ""), System.getProperty("user.name", ""),
-                Path.of(System.getProperty("java.io.tmpdir")));
+                Path.of(System.getProperty("java.io.tmpdir")), Files::isWritable);
     }
 
-    static Path forReading(Path option, Map<String, String> env, String home, String user, Path tmp) {
+    static Path forReading(Path option, Map<String, String> env, String home, String user, Path tmp,
+            java.util.function.Predicate<Path> writable) {
         if (option != null) {
             return option;
         }
@@ -83,7 +85,7 @@ public final class StateRoots {
         boolean homeless = home.isBlank() || home.equals("?");
         Path wanted = set != null && !set.isBlank() ? Path.of(set)
                 : homeless ? null : Path.of(home, ".tablescan", "jobs");
-        if (wanted != null && Files.isDirectory(wanted)) {
+        if (wanted != null && Files.isDirectory(wanted) && writable.test(wanted)) {
             return wanted;
         }
         String name = user.replaceAll("[^A-Za-z0-9._-]", "");

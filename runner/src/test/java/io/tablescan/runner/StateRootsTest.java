@@ -60,19 +60,23 @@ class StateRootsTest {
         String me = System.getProperty("user.name");
         Path home = tmp.resolve("me");
 
-        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp))
+        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp, Files::isWritable))
                 .isEqualTo(home.resolve(".tablescan").resolve("jobs"));
-        assertThat(StateRoots.forReading(null, Map.of(), "?", me, tmp)).isEqualTo(tmp.resolve("tablescan-" + me)
+        assertThat(StateRoots.forReading(null, Map.of(), "?", me, tmp, Files::isWritable)).isEqualTo(tmp.resolve("tablescan-" + me)
                 .resolve("jobs"));
         try (var made = Files.list(tmp)) {
             assertThat(made).as("nothing created").isEmpty();
         }
 
         Path fallback = StateRoots.choose(null, Map.of(), "?", me, tmp).dir(); // a job of a homeless run went there
-        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp)).isEqualTo(fallback);
-        Files.createDirectories(home.resolve(".tablescan").resolve("jobs")); // the default, once there, comes first
-        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp))
-                .isEqualTo(home.resolve(".tablescan").resolve("jobs"));
+        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp, Files::isWritable)).isEqualTo(fallback);
+        Path made = Files.createDirectories(home.resolve(".tablescan").resolve("jobs"));
+        // there but read-only (a read-only home): jobs fell back to the temp directory, and are listed there
+        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp, dir -> !dir.equals(made)))
+                .isEqualTo(fallback);
+        // the default, once there and writable, comes first
+        assertThat(StateRoots.forReading(null, Map.of(), home.toString(), me, tmp, Files::isWritable))
+                .isEqualTo(made);
     }
 
     @Test
