@@ -63,8 +63,10 @@ final class StateOptions {
             return "interrupted before the job's scan started: run the same command again to start it (rows a "
                     + "copy wrote meanwhile are written again)";
         }
-        // the ledger's count of the work committed: work in hand when stopped may be written too, and is redone
-        return "interrupted: " + done + " when stopped (at least: work in hand is done again by the rerun); run the "
+        // the ledger's count of the work committed: work in hand when stopped may be done too, and the rerun does it
+        // again (a copy) or finds it done (a delete's rows already gone, counted then)
+        return "interrupted: " + done + " when stopped (at least: work in hand then is redone or counted by the "
+                + "rerun); run the "
                 + "same command again to resume it where it stopped "
                 + "(its state is kept in " + state.dir() + "; --restart starts over)";
     }

@@ -357,7 +357,8 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             meters.aborted();
             result.refused().entrySet().stream().filter(e -> e.getKey().topic().equals(namespace.deadLetters()))
                     .findFirst().ifPresent(e -> LOG.error("{} worker: the dead-letter topic {} refused a dead letter "
-                            + "({}); its item is counted as failed with its reason but cannot be listed by 'failures' "
+                            + "({}); its item is counted as failed with its reason (a record that could not be read "
+                            + "names no scan: this line is its only report) but cannot be listed by 'failures' "
                             + "or retried: give that topic a max.message.bytes as large as the work topics'", worker,
                             namespace.deadLetters(), e.getValue().getMessage()));
             // INFO: the items are failed with their reason, which the scan's summary and status report

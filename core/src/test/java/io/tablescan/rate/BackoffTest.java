@@ -16,7 +16,7 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** A service that answers 503 to half the requests above a rate: the process slows down instead of hammering it. */
-@Execution(ExecutionMode.CONCURRENT) // its time is waiting in real time; runs beside the other waiting tests
+@Execution(ExecutionMode.CONCURRENT) // its time is waiting in real time; runs beside the other classes
 class BackoffTest {
     private static final int THREADS = 16;
     private static final int WRITES = 150;

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * The wait for a starting Kafka: its limit from the environment; a list where no host resolves, or a cluster that
  * refuses the client, is not waited for; one host that does not resolve among others is; attempts are paced.
  */
-@Execution(ExecutionMode.CONCURRENT) // its time is waiting in real time; runs beside the other waiting tests
+@Execution(ExecutionMode.CONCURRENT) // its time is waiting in real time; runs beside the other classes
 class KafkaWaitTest {
     @Test
     void theLimitIsADurationWith60sByDefault() {

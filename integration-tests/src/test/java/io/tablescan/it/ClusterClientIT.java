@@ -49,19 +49,20 @@ class ClusterClientIT {
         String kafka = cluster.kafka.bootstrapServers();
         assertThat(FreePorts.await(() -> ClusterJob.hasWorkers(cluster.kafka), Duration.ofSeconds(90), () -> true))
                 .as("workers and a ledger in their groups").isTrue();
-        // Each job is slow (a cap of pages of 100 rows) until the test has seen what it waits for: then its cap is
-        // lifted. So a job still runs when its client is killed or run again, however loaded the machine.
+        // Each job is slow (5 rows/s: 2,000 rows would take 400 s) until the test has seen what it waits for: then its
+        // cap is lifted or the job cancelled. So a job still runs when its client is killed or run again, even when a
+        // command's JVM takes a minute to start on a loaded machine.
         String[] source = {"--source-account", "emulator", "--source-table", "clientsource", "--kafka", kafka,
             "--page-size", "100"};
         String[] tables = concat(source, "--dest-account", "emulator", "--dest-table", "clientcopy", "--max-rate",
-                "50");
+                "5");
 
         // A count, a verify and a slower count (another cap: another job) start together: their waits overlap
-        String[] count = concat(new String[] {"count"}, concat(source, "--max-rate", "50"));
+        String[] count = concat(new String[] {"count"}, concat(source, "--max-rate", "5"));
         Process counting = cluster.children.start("count-1", cluster.env, count);
         Process verifying = cluster.children.start("verify-1", cluster.env, concat(new String[] {"verify"}, tables));
         Process interrupted = cluster.children.start("count-ctrl-c", cluster.env,
-                concat(new String[] {"count"}, concat(source, "--max-rate", "40")));
+                concat(new String[] {"count"}, concat(source, "--max-rate", "4")));
 
         // count: killed mid-job, run again: attaches and prints the exact count
         String countScan = killMidJob(cluster, "count-1", counting);

@@ -35,7 +35,7 @@ class ClusterExportIT {
     private static final int ROWS = 4_000;
 
     @Test
-    void anExportOnTheClusterOutlivesItsCommandAndACopyWorkerKilledWhileItWritesTheFiles(CrashIT.Cluster cluster)
+    void anExportOnTheClusterOutlivesItsCommandAndACopyWorkerKilledAsItsFilesStageStarts(CrashIT.Cluster cluster)
             throws Exception {
         var store = LocalServices.store();
         SampleTable.write(store, "clusterexportsource", SampleTable.rows(ROWS), 16);
@@ -51,7 +51,8 @@ class ClusterExportIT {
         Throttle.set(cluster.kafka, scan, 0L, 0L);
         ScanTotals t = ScanAwait.until(cluster.kafka, scan, ScanTotals::ended, ClusterClientIT.LONG);
         assertThat(t.state()).isEqualTo(ScanState.COMPLETED);
-        // the file-writing stage starts within seconds of the scan's end: a copy-worker dies as it does
+        // the file-writing stage starts within seconds of the scan's end: a copy-worker dies as it does, or just
+        // before (4,000 rows' files take well under a second: not asserted; ExportCrashIT kills within the stage)
         Process copy = cluster.workers.get("copy-1");
         copy.destroyForcibly();
         assertThat(copy.waitFor(30, TimeUnit.SECONDS)).isTrue();

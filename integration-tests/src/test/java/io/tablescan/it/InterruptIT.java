@@ -66,7 +66,7 @@ class InterruptIT {
             String out = children.output("copy");
             assertThat(out).contains("interrupted: stopping; the job is kept for a rerun to resume")
                     .containsPattern("tablescan: interrupted: [1-9][\\d,]* rows? done when stopped \\(at least: work in "
-                            + "hand is done again by the rerun\\); run the same command again to resume it where it stopped")
+                            + "hand then is redone or counted by the rerun\\); run the same command again to resume it where it stopped")
                     .doesNotContain("cancelling").doesNotContain("\tat ").doesNotContain("completed");
             // the rows it says done are the rows the destination holds, as the JavaScript SDK reads them
             Matcher done = Pattern.compile("interrupted: ([\\d,]+) rows? done when stopped").matcher(out);

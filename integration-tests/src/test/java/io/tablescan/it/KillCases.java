@@ -472,10 +472,10 @@ final class KillCases {
             Set<String> chosen = DeleteIT.keys(kept, r -> DeleteIT.major(r) < 15);
             Row changed = kept.stream().filter(r -> DeleteIT.major(r) < 15).findFirst().orElseThrow();
             String changedKey = changed.partitionKey() + "\u0000" + changed.rowKey();
-            for (String copy : List.of("copy-1", "copy-2")) {
+            for (String copy : List.of("copy-1", "copy-2")) { // stopped, not killed: they leave their group at once
                 Process process = cluster.workers.get(copy);
-                process.destroyForcibly();
-                assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                process.destroy(); // a killed member would hold its partitions until the group's session timeout
+                assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(copy + " stopped").isTrue();
             }
             Cli.Run start = Cli.run(cluster.env, "start", "--delete", "--kafka", cluster.kafka.bootstrapServers(),
                     "--source-account", "emulator", "--source-table", table, "--filter", "Major lt 15",
@@ -483,7 +483,8 @@ final class KillCases {
             assertThat(start.exitCode()).as(start.out() + start.err()).isZero();
             String scanId = start.printed().getLast();
             // Every selected row read: its delete batch is in Kafka, committed with the read.
-            ScanAwait.until(cluster.kafka, scanId, s -> s.rowsRead() == chosen.size(), Duration.ofMinutes(2));
+            assertThat(ScanAwait.until(cluster.kafka, scanId, s -> s.rowsRead() == chosen.size(), Duration.ofMinutes(3))
+                    .rowsRead()).as("the selection read before the row is written").isEqualTo(chosen.size());
             List<String> read = DeleteIT.dump(table);
             FidelityIT.client("put", table, new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
                     Map.of("partitionKey", changed.partitionKey(), "rowKey", changed.rowKey(), "Major", 99)));
@@ -491,7 +492,7 @@ final class KillCases {
                     .findFirst().orElseThrow();
             cluster.workers.put("copy-1", cluster.children.start("copy-1", cluster.env, "worker", "copy"));
 
-            ScanTotals t = ScanAwait.ended(cluster.kafka, scanId, Duration.ofMinutes(2));
+            ScanTotals t = ScanAwait.ended(cluster.kafka, scanId, Duration.ofMinutes(4));
             assertThat(t.state()).as(t.errors().toString()).isEqualTo(ScanState.COMPLETED);
             assertThat(t.rowsRead()).isEqualTo(chosen.size());
             assertThat(t.counter(Counters.DELETED)).isEqualTo(chosen.size() - 1);

@@ -56,7 +56,10 @@ class RateCapIT {
     @ResourceLock(value = ALONE, mode = ResourceAccessMode.READ_WRITE)
     void threeReadingProcessesTogetherKeepTheCapAndAThrottleChangesItWithinFiveSeconds() throws Exception {
         var store = LocalServices.store();
-        List<Row> rows = rows(40, 250);
+        // 12,000 rows, the throttle at 6,500: 16 s at the cap before it, and after it at most 2,000 rows in its first
+        // 5 s then 3,500 at the throttle's rate, 22 s in all; a throttle that did nothing would end 14 s after it,
+        // too soon for the check below.
+        List<Row> rows = rows(48, 250);
         SampleTable.write(store, "ratesource", rows, 16);
         // The fork's broker (its default namespace: the throttle and status commands run in this JVM, at once, and
         // read the namespace from its environment; this test runs alone); the copy-worker and the ledger in this
@@ -110,6 +113,8 @@ class RateCapIT {
             }
             System.out.println(perSecond);
             assertThat(throttledAt - first).as("a cap held long enough to measure").isGreaterThan(WINDOW + 5_000);
+            assertThat(last - throttledAt).as("reads slowed by the throttle, long enough to measure it")
+                    .isGreaterThan(WINDOW + 5_000);
             for (long from = first; from + WINDOW <= last; from += 500) {
                 long read = sum(reads, from, from + WINDOW);
                 boolean before = from + WINDOW <= throttledAt;
@@ -125,6 +130,8 @@ class RateCapIT {
                             .isLessThanOrEqualTo(THROTTLED * 11);
                 }
             }
+        } finally {
+            copySettings.closeRates(); // its rate-sharing ticker would publish on to the fork's broker
         }
     }
 
@@ -175,9 +182,11 @@ class RateCapIT {
     @ResourceLock(value = ALONE, mode = ResourceAccessMode.READ)
     void aLocalCopyKeepsItsCaps() throws Exception {
         List<Row> rows = rows(8, 500);
-        long millis = localCopy("ratelocal", rows, "--page-size", "100", "--max-rate", "300", "--max-write-rate", "300");
-        // 4,000 rows at 300 rows/s, within 10%: at least 12 s (uncapped, this copy takes a few seconds)
-        assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 330);
+        Copied copy = localCopy("ratelocal", rows, "--page-size", "100", "--max-rate", "300", "--max-write-rate", "300");
+        // 4,000 rows at 300 rows/s, within 10%: at least 12 s (uncapped, this copy takes a few seconds), and the
+        // scan's own average (from its first read, not the JVM's start) at most 10% over
+        assertThat(copy.millis()).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 330);
+        assertThat(copy.averageRate()).as("rows/s (average)").isLessThanOrEqualTo(330);
     }
 
     @Test
@@ -185,19 +194,21 @@ class RateCapIT {
     @ResourceLock(value = ALONE, mode = ResourceAccessMode.READ)
     void aLocalCopyKeepsAWriteCapAlone() throws Exception {
         List<Row> rows = rows(4, 500);
-        long millis = localCopy("ratewrites", rows, "--max-write-rate", "100");
+        Copied copy = localCopy("ratewrites", rows, "--max-write-rate", "100");
         // 2,000 rows written at 100 rows/s, within 10%: at least 18 s (the default table sink writes them; uncapped,
-        // this copy takes a few seconds)
-        System.out.printf("%,d rows copied with a write cap of 100 rows/s in %,d ms%n", rows.size(), millis);
-        assertThat(millis).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 110);
+        // this copy takes a few seconds), and the scan's own average at most 10% over
+        System.out.printf("%,d rows copied with a write cap of 100 rows/s in %,d ms%n", rows.size(), copy.millis());
+        assertThat(copy.millis()).as("elapsed ms").isGreaterThan(rows.size() * 1000L / 110);
+        assertThat(copy.averageRate()).as("rows/s (average)").isLessThanOrEqualTo(110);
     }
 
     /**
      * A local copy of {@code rows} into {@code table}copy with these options, as a process of its own (the tests of
      * this class run at the same time, and a command run in this JVM would hold the others' output); its ms from start
-     * to exit, the JVM's start included. The copy is checked exact.
+     * to exit, the JVM's start included, and the rows/s its summary gives as the scan's average. The copy is checked
+     * exact.
      */
-    private static long localCopy(String table, List<Row> rows, String... options) throws Exception {
+    private static Copied localCopy(String table, List<Row> rows, String... options) throws Exception {
         var store = LocalServices.store();
         SampleTable.write(store, table, rows, 16);
         List<String> args = new ArrayList<>(List.of("copy", "--source-connection-string",
@@ -210,9 +221,15 @@ class RateCapIT {
             long millis = (System.nanoTime() - start) / 1_000_000;
             assertThat(copy.exitValue()).as(children.output("copy")).isZero();
             assertThat(TableComparer.compare(store, table, store, table + "copy").equal()).isTrue();
-            return millis;
+            java.util.regex.Matcher average = java.util.regex.Pattern.compile("rows/s: +([\\d,]+) \\(average\\)")
+                    .matcher(children.output("copy"));
+            assertThat(average.find()).as(children.output("copy")).isTrue();
+            return new Copied(millis, Long.parseLong(average.group(1).replace(",", "")));
         }
     }
+
+    /** A copy's time from its JVM's start to its exit, and its summary's average rows/s. */
+    private record Copied(long millis, long averageRate) {}
 
     /** {@code partitions} partitions of {@code each} sample rows. */
     static List<Row> rows(int partitions, int each) {

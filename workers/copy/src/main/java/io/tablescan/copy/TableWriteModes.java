@@ -56,7 +56,7 @@ final class TableWriteModes {
     }
 
     /**
-     * Runs a write, creating the table first if the service said it is missing (its TableNotFound) and running it again, as the table sink
+     * Runs a write, creating the table first if the service said it is missing (its TableNotFound or ResourceNotFound) and running it again, as the table sink
      * does; returns the requests beyond the write's own (0 or 2), plus one.
      */
     private static int createdOnce(TableStore store, String table, Runnable write) {

@@ -171,7 +171,8 @@ class EntityBatchHandlerTest {
 
     /**
      * Only the service's own 404 (TableNotFound) means the destination table is missing: a 404 without its error code
-     * (a wrong path in the endpoint, a proxy) fails the write as it is, in every write mode, and creates nothing.
+     * (a wrong path in the endpoint, a proxy) fails the write as it is, in the replace and merge modes (the
+     * scripted failures reach no conditional write), and creates nothing.
      */
     @Test
     void aNotFoundWithoutTheServicesCodeCreatesNoTable() {
