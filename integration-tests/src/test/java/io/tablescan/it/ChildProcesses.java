@@ -112,9 +112,19 @@ final class ChildProcesses implements AutoCloseable {
         }
     }
 
-    /** SIGTERM to every child (graceful stop), then SIGKILL to any still running after 30 s. */
+    /**
+     * SIGTERM to every child (graceful stop) but the first started, then to that one: a cluster's broker, which the
+     * others need while they leave their groups and close their transactions. SIGKILL to any still running after 30 s.
+     */
     @Override
     public void close() {
+        if (!processes.isEmpty()) {
+            stop(processes.subList(1, processes.size()));
+            stop(processes.subList(0, 1));
+        }
+    }
+
+    private static void stop(List<Process> processes) {
         processes.forEach(Process::destroy);
         for (Process p : processes) {
             try {
