@@ -259,8 +259,11 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
                                 account);
             }
             long bytes = rows.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
+            // An incremental's "changed" rows are those written since the base's start less the overlap: the time
+            // says so, else rows written a minute before the base (all of a table just filled) look changed since.
             System.out.printf("  %s: %s%s, %s, %,d bytes in %.1f s%n", table, ProgressPrinter.plural(rows.totalRows(),
-                    since == null ? "row" : "changed row"), keyRows == null ? "" : String.format(" (of %,d)", keyRows),
+                    since == null ? "row" : "changed row"), keyRows == null ? "" : String.format(" (of %,d) since %s",
+                            keyRows, java.time.Instant.parse(since).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)),
                     ProgressPrinter.plural(rows.files().size(), "file"), bytes, (System.nanoTime() - started) / 1e9);
             return new SetIndex.Table(table, rows.totalRows(), bytes, rows.files().size(),
                     SetIndex.sha256(rows.toJson()), keyRows, since, null);

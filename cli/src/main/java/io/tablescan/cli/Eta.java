@@ -16,6 +16,8 @@ final class Eta {
     private final LongSupplier clock;
     /** (millis, rows done), oldest first; the oldest is at most one figure beyond the window. */
     private final ArrayDeque<long[]> seen = new ArrayDeque<>();
+    /** Since when no row has moved (the window was emptied for it), or -1 while rows move. */
+    private long idleSinceMillis = -1;
 
     Eta(LongSupplier clock) {
         this.clock = clock;
@@ -34,7 +36,12 @@ final class Eta {
         if (!seen.isEmpty() && seen.getFirst()[1] == done && seen.getLast()[1] == done) {
             // Nothing moved since the first figure (a broker and workers starting, a resumed job): the window starts
             // when rows do, else the idle start halves the first rates and the time left jumps as it leaves.
+            if (idleSinceMillis < 0) {
+                idleSinceMillis = seen.getFirst()[0];
+            }
             seen.clear();
+        } else if (!seen.isEmpty() && seen.getLast()[1] != done) {
+            idleSinceMillis = -1;
         }
         seen.addLast(new long[] {now, done});
         while (seen.size() > 2 && now - secondOldest() >= WINDOW_MILLIS) {
@@ -51,9 +58,13 @@ final class Eta {
 
     /**
      * Rows done per second over the figures of the window (the last 10 seconds or so), as this process saw them come;
-     * none until they span a second.
+     * none until they span a second; 0 once nothing has moved for a window (a worker killed, a stall), not the
+     * whole run's average, which the callers fall back to when there is no rate.
      */
     synchronized Optional<Double> rate() {
+        if (seen.size() == 1 && idleSinceMillis >= 0 && seen.getLast()[0] - idleSinceMillis >= 1_000) {
+            return Optional.of(0.0);
+        }
         if (seen.size() < 2 || seen.getLast()[0] - seen.getFirst()[0] < 1_000) {
             return Optional.empty();
         }

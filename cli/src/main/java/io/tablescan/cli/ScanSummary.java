@@ -205,10 +205,15 @@ final class ScanSummary implements Summary {
         return plural(t.done(kind) + failed, one, many) + (failed > 0 ? String.format(" (%,d failed)", failed) : "");
     }
 
-    /** A complete scan that read no row: say why, so an empty result is not taken for a fault. */
+    /**
+     * A scan that completed with no failed or skipped item and read no row: say why, so an empty result is not taken
+     * for a fault. A scan whose items failed (an account the workers do not know) or were skipped did not read the
+     * table: nothing can be said of its rows.
+     */
     @Override
     public void emptyHint(ScanTotals t) {
-        if (t.complete() && t.rowsRead() == 0 && t.spec() != null) {
+        if (t.complete() && t.state() == ScanState.COMPLETED && t.itemsFailed() == 0 && t.itemsSkipped() == 0
+                && t.rowsRead() == 0 && t.spec() != null) {
             out.println("  no rows:       " + selection(t.spec()).map(s -> "no row of the source matches the selection ("
                     + s + ")").orElse("the source table is empty"));
         }
@@ -238,12 +243,14 @@ final class ScanSummary implements Summary {
                     + "(rows already copied are rewritten, not duplicated)";
         }
         String failures = "`tablescan failures " + id + " --kafka " + kafka + "`";
+        boolean one = t.itemsFailed() == 1;
+        String parked = failed + (one ? " is parked: see " : " are parked: see ") + failures;
         if (t.state() == ScanState.CANCELLED) { // retry refuses a cancelled scan
-            return failed + " are parked: see " + failures + "; the scan was cancelled, so they cannot be retried: "
+            return parked + "; the scan was cancelled, so " + (one ? "it" : "they") + " cannot be retried: "
                     + "after fixing the cause, start the scan again";
         }
         String retry = "`tablescan retry " + id + " --kafka " + kafka + " --wait`";
-        return failed + " are parked: see " + failures + ", then after fixing the cause " + retry;
+        return parked + ", then after fixing the cause " + retry;
     }
 
     /** The one line for a copy stopped by Ctrl-C: what the destination holds and how to finish. */

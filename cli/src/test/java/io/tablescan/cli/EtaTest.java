@@ -59,4 +59,24 @@ class EtaTest {
         assertThat(eta.rate()).contains(100.0);
         assertThat(at(20, 30_000, 60_000)).contains(Duration.ofSeconds(300));
     }
+
+    @Test
+    void aStallShowsNoRateNotTheWholeRunsAverage() {
+        // A copy-worker killed mid-scan: 12,646 rows done by 0:26, then nothing for 30 s.
+        at(16, 5_115, 0);
+        at(21, 8_838, 0);
+        at(26, 12_646, 0);
+        at(31, 12_646, 0);
+        assertThat(eta.rate()).as("3,808 rows over the last 10 s").contains(380.8);
+        at(36, 12_646, 0);
+        assertThat(eta.rate()).contains(0.0);
+        at(41, 12_646, 0);
+        assertThat(eta.rate()).as("still nothing done: 0, not 12,646 rows / 41 s").contains(0.0);
+        at(56, 12_646, 0);
+        assertThat(eta.rate()).contains(0.0);
+        at(61, 13_000, 0); // a worker again
+        assertThat(eta.rate()).as("354 rows over the 5 s since the last figure").contains(70.8);
+        at(66, 20_000, 0);
+        assertThat(eta.rate()).contains(7_354 / 10.0);
+    }
 }

@@ -252,6 +252,19 @@ class ProgressPrinterTest {
                 "items:         1 prefix query, 0 partition queries, 0 entity batches", "1 read of the source, 0 writes");
     }
 
+    /** A scan whose only item failed (an alias the workers do not know) never read the table: no "empty" line. */
+    @Test
+    void aScanWhoseItemsFailedDoesNotSayTheSourceIsEmpty() {
+        ScanStatus s = ScanFold.apply(null, at(T0, new ScanEventBuilder("s1").started(spec()).emitted(ItemKind.PREFIX_QUERY)));
+        s = ScanFold.apply(s, at(T0 + 500, new ScanEventBuilder("s1").failed(ItemKind.PREFIX_QUERY,
+                "UnknownAccountException: unknown account alias 'ghost'")));
+        assertThat(printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092")).summary(new ScanTotals("s1", s)))
+                .isEqualTo(UserError.FAILED);
+        assertThat(out()).contains("completed with 1 failed item").doesNotContain("no rows:")
+                .contains("1 failed item is parked: see `tablescan failures s1 --kafka kafka1:9092`, then after fixing "
+                        + "the cause `tablescan retry s1 --kafka kafka1:9092 --wait`");
+    }
+
     /** The items line counts the entity batches that failed for good with those done, as status and failures do. */
     @Test
     void theItemsLineCountsFailedEntityBatches() {
@@ -434,8 +447,8 @@ class ProgressPrinterTest {
 
         bytes.reset(); // its failed items are parked, but retry refuses a cancelled scan
         printer(false).hints(ProgressPrinter.Hints.cluster("kafka1:9092")).summary(cancelled(true));
-        assertThat(out()).contains("1 failed item are parked: see `tablescan failures s1 --kafka kafka1:9092`; the "
-                + "scan was cancelled, so they cannot be retried: after fixing the cause, start the scan again")
+        assertThat(out()).contains("1 failed item is parked: see `tablescan failures s1 --kafka kafka1:9092`; the "
+                + "scan was cancelled, so it cannot be retried: after fixing the cause, start the scan again")
                 .doesNotContain("tablescan retry").doesNotContain("retry the failed items");
     }
 

@@ -75,6 +75,11 @@ class BackupSetIT {
         Cli.Run incremental = backUp("incremental", 8);
         assertThat(incremental.out()).contains("bsetalpha: 0 changed rows (of 67)")
                 .contains("bsetbeta: 8 changed rows (of 125)").contains("bsetgamma: 0 changed rows (of 116)");
+        // "changed" since when: the base's start less the overlap, as the set's index says
+        SetIndex index = SetIndex.parse("set", Files.readAllBytes(sets.resolve(ids.get(1)).resolve(SetIndex.NAME)));
+        String since = java.time.Instant.parse(index.tables().stream().filter(t -> t.table().equals("bsetbeta"))
+                .findFirst().orElseThrow().since()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        assertThat(incremental.out()).contains("bsetbeta: 8 changed rows (of 125) since " + since + ", ");
         // one scan of each table: its changes were found in its keys export (keys and Timestamps), then read by key
         Manifest keys = manifest(ids.get(1), "bsetbeta.keys");
         assertThat(keys.select()).containsExactly("RowKey", "Timestamp");

@@ -80,6 +80,31 @@ class ClusterClientIT {
         assertThat(interrupted.exitValue()).as(cluster.children.output("count-ctrl-c")).isEqualTo(130);
         assertThat(ScanAwait.ended(cluster.kafka, cancelled, LONG).state()).isEqualTo(ScanState.CANCELLED);
 
+        // ... and its line says the rows the destination holds once the workers finished the work in hand, as
+        // another client reads them, not the count of the moment of the Ctrl-C
+        // A copy whose writes are slower than its reads (600 rows in 3 partitions, pages of 100, written at
+        // 100 rows/s): when Ctrl-C comes, the copy-worker holds batches that wait for their share of the write
+        // cap, and writes them (a few seconds) before the scan ends cancelled.
+        List<Row> few = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            few.add(new Row("p" + i % 3, String.format("%04d", i), List.of(new RowProperty("V", EdmType.STRING, "x"))));
+        }
+        SampleTable.write(store, "clientctrlsrc", few, 3);
+        Process copyInterrupted = cluster.children.start("copy-ctrl-c", cluster.env, "copy", "--kafka", kafka,
+                "--source-account", "emulator", "--source-table", "clientctrlsrc", "--dest-account", "emulator",
+                "--dest-table", "clientctrlc", "--page-size", "100", "--max-write-rate", "100");
+        String copyCancelled = awaitScan(cluster, "copy-ctrl-c", copyInterrupted);
+        ScanAwait.until(cluster.kafka, copyCancelled, s -> s.rowsWritten() > 0, LONG);
+        new ProcessBuilder("kill", "-INT", Long.toString(copyInterrupted.pid())).inheritIO().start().waitFor();
+        assertThat(copyInterrupted.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        String stopped = cluster.children.output("copy-ctrl-c");
+        assertThat(copyInterrupted.exitValue()).as(stopped).isEqualTo(130);
+        ScanTotals copyEnd = ScanAwait.until(cluster.kafka, copyCancelled, s -> s.ended() && s.openItems() == 0, LONG);
+        long held = FidelityIT.client("dump", "clientctrlc").lines().filter(l -> !l.isBlank()).count();
+        assertThat(copyEnd.rowsWritten()).as("the ledger's count once drained").isEqualTo(held);
+        assertThat(stopped).as("what the JavaScript SDK reads in the destination")
+                .contains(String.format("table clientctrlc holds part of the copy (%,d rows written when stopped)", held));
+
         attachedThenUncapped(cluster, "count-2", recounting, countScan);
         assertThat(recounting.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).as("count-2 ended").isTrue();
         assertThat(recounting.exitValue()).as(cluster.children.output("count-2")).isZero();

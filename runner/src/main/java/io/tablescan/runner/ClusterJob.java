@@ -35,6 +35,8 @@ public final class ClusterJob {
     /** The worker kinds a cluster needs to run a scan, with the ledger that records it. */
     static final List<String> WORKERS = List.of("discovery", "partition", "copy");
     private static final Duration ASK_WITHIN = Duration.ofSeconds(30);
+    /** How long a cancelled job's work in hand may take to be written and counted, as a local job's Ctrl-C waits. */
+    static final Duration DRAIN_WITHIN = Duration.ofSeconds(30);
     /** Group states of a group with no live member. */
     private static final Set<GroupState> GONE = Set.of(GroupState.EMPTY, GroupState.DEAD, GroupState.UNKNOWN);
 
@@ -131,6 +133,10 @@ public final class ClusterJob {
             if (interrupted) {
                 options.view().stopping();
                 cancel(cluster, job.getScanId());
+                // The workers finish the items they hold (a batch being written) before they skip the rest: the
+                // counts said on stopping are those once the ledger has counted them, not those of the moment.
+                totals = reader.await(job.getScanId(), t -> t.ended() && t.openItems() == 0, DRAIN_WITHIN,
+                        options.progressInterval(), null);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             if (options.ended() != null && totals.ended() && !interrupted) {
