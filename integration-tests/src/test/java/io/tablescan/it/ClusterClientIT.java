@@ -83,8 +83,9 @@ class ClusterClientIT {
         // ... and its line says the rows the destination holds once the workers finished the work in hand, as
         // another client reads them, not the count of the moment of the Ctrl-C
         // A copy whose writes are slower than its reads (600 rows in 3 partitions, pages of 100, written at
-        // 100 rows/s): when Ctrl-C comes, the copy-worker holds batches that wait for their share of the write
-        // cap, and writes them (a few seconds) before the scan ends cancelled.
+        // 50 rows/s: 12 s, so the Ctrl-C lands mid-copy even when the ledger lags): when Ctrl-C comes, the
+        // copy-worker holds batches that wait for their share of the write cap, and writes them (within the
+        // command's 30 s wait) before the scan ends cancelled.
         List<Row> few = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
             few.add(new Row("p" + i % 3, String.format("%04d", i), List.of(new RowProperty("V", EdmType.STRING, "x"))));
@@ -92,7 +93,7 @@ class ClusterClientIT {
         SampleTable.write(store, "clientctrlsrc", few, 3);
         Process copyInterrupted = cluster.children.start("copy-ctrl-c", cluster.env, "copy", "--kafka", kafka,
                 "--source-account", "emulator", "--source-table", "clientctrlsrc", "--dest-account", "emulator",
-                "--dest-table", "clientctrlc", "--page-size", "100", "--max-write-rate", "100");
+                "--dest-table", "clientctrlc", "--page-size", "100", "--max-write-rate", "50");
         String copyCancelled = awaitScan(cluster, "copy-ctrl-c", copyInterrupted);
         ScanAwait.until(cluster.kafka, copyCancelled, s -> s.rowsWritten() > 0, LONG);
         new ProcessBuilder("kill", "-INT", Long.toString(copyInterrupted.pid())).inheritIO().start().waitFor();
