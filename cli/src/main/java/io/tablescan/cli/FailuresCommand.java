@@ -36,7 +36,8 @@ final class FailuresCommand implements Callable<Integer> {
             failures = items.list();
         }
         long pending = failures.stream().filter(f -> !f.retried()).count();
-        System.out.printf("scan %s: %,d failed items parked, %,d not retried yet%n", scanId, failures.size(), pending);
+        System.out.printf("scan %s: %s parked, %,d not retried yet%n", scanId,
+                ProgressPrinter.plural(failures.size(), "failed item"), pending);
         for (FailedItems.Failure f : failures.subList(0, Math.min(limit, failures.size()))) {
             System.out.printf("  %s %s-%d@%d, %d attempts: %s: %s%n", f.retried() ? "retried" : "pending",
                     f.originalTopic(), f.originalPartition(), f.originalOffset(), f.attempts(),

@@ -40,7 +40,7 @@ final class RetryCommand implements Callable<Integer> {
             try (FailedItems items = new FailedItems(kafka, scanId)) {
                 retried = items.retry();
             }
-            System.out.printf("scan %s: re-submitted %,d failed items%n", scanId, retried);
+            System.out.printf("scan %s: re-submitted %s%n", scanId, ProgressPrinter.plural(retried, "failed item"));
             if (!await || retried == 0) {
                 return 0;
             }

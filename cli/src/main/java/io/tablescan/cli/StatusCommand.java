@@ -148,9 +148,10 @@ final class StatusCommand implements Callable<Integer> {
         }
         Map<String, Long> caps = Throttle.current(kafka, t.spec());
         if (ScanRates.capped(t.spec()) || caps.values().stream().anyMatch(cap -> cap > 0)) {
-            System.out.printf("  rate cap:      %s; now %,.0f rows/s, %,d throttled requests%n",
+            // an ended scan's rate is its average (as its summary says), a running one's the recent rate
+            System.out.printf("  rate cap:      %s; %s %,.0f rows/s, %,d throttled requests%n",
                     RateOptions.describe(caps.get(Direction.READ.key), caps.get(Direction.WRITE.key)),
-                    t.rowsPerSecond(), t.throttles());
+                    t.ended() ? "average" : "now", t.rowsPerSecond(), t.throttles());
         }
     }
 
