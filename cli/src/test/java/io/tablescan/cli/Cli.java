@@ -6,11 +6,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.IntSupplier;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Model.ArgSpec;
@@ -32,67 +29,16 @@ public final class Cli {
 
     private static final Pattern LOG_LINE = Pattern.compile("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (TRACE|DEBUG|INFO|WARN|ERROR) +\\[");
 
-    /**
-     * A broker that the table-job commands of {@link #run} use instead of an embedded one of their own: each runs as
-     * {@code --kafka bootstrap --in-process} with {@code TABLESCAN_NAMESPACE=namespace}, so in topics and groups of
-     * its own under that namespace, deleted when it ends. Starting and stopping a broker per command is most of a
-     * short command's time.
-     */
-    public record OnKafka(String bootstrap, String namespace) {}
-
-    /** The commands that run a table job in this process and take --in-process with --kafka. */
-    private static final Set<String> IN_PROCESS = Set.of("copy", "count", "verify", "export", "import", "delete");
-    /** The commands that run their scans in this process, on --kafka when given (they have no --in-process). */
-    private static final Set<String> ALWAYS_HERE = Set.of("backup", "restore");
-    /** Options that are about the local default itself (its job state, help): such a command is left as written. */
-    private static final Set<String> LOCAL_ONLY = Set.of("--kafka", "--state-dir", "--restart", "--help", "-h", "-V");
-
-    private static volatile OnKafka onKafka;
-
     private Cli() {}
-
-    /** From now on, table jobs run on {@code where} (see {@link OnKafka}); null: on the local default again. */
-    public static void onKafka(OnKafka where) {
-        onKafka = where;
-    }
 
     /** One command, as {@code ./tablescan args...}. */
     public static Run run(String... args) {
-        OnKafka where = onKafka;
-        if (where != null) {
-            return run(System.getenv(), args);
-        }
         return capture(() -> TablescanCommand.execute(args));
     }
 
     /** One command with these environment variables (only those) for the settings the commands read through it. */
     public static Run run(Map<String, String> environment, String... args) {
-        OnKafka where = onKafka;
-        String[] line = where == null ? args : onKafka(where, args);
-        Map<String, String> env = line == args ? environment : withNamespace(environment, where.namespace());
-        return capture(() -> TablescanCommand.execute(TablescanCommand.commandLine(env, line), line));
-    }
-
-    /** {@code args} with --kafka (and --in-process) when they run a table job on the local default; else the same. */
-    static String[] onKafka(OnKafka where, String[] args) {
-        if (args.length == 0 || Arrays.stream(args).anyMatch(a -> LOCAL_ONLY.contains(a.split("=", 2)[0]))) {
-            return args;
-        }
-        List<String> line = new ArrayList<>(Arrays.asList(args));
-        if (IN_PROCESS.contains(args[0])) {
-            line.addAll(List.of("--kafka", where.bootstrap(), "--in-process"));
-        } else if (ALWAYS_HERE.contains(args[0])) {
-            line.addAll(List.of("--kafka", where.bootstrap()));
-        } else {
-            return args;
-        }
-        return line.toArray(String[]::new);
-    }
-
-    private static Map<String, String> withNamespace(Map<String, String> environment, String namespace) {
-        Map<String, String> env = new HashMap<>(environment);
-        env.putIfAbsent("TABLESCAN_NAMESPACE", namespace);
-        return env;
+        return capture(() -> TablescanCommand.execute(TablescanCommand.commandLine(environment, args), args));
     }
 
     /** What a command prints and its exit code; one at a time, since it swaps the process's output streams. */
