@@ -113,7 +113,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         }
         Checks.bootstrapServers(kafka);
         BackupStore root = to.open(env);
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         TableStore source = sourceAccount.store(new Accounts(env::get));
         List<String> tables = selection.resolve(source);
         BackupSets sets = new BackupSets(root);

@@ -26,15 +26,13 @@ final class ClusterOptions {
         if (bootstrap == null || bootstrap.isBlank()) {
             throw new UserError(UserError.USAGE, "no Kafka cluster: pass --kafka HOST:PORT or set KAFKA_BOOTSTRAP_SERVERS");
         }
-        return environment(bootstrap);
-    }
-
-    /** The KAFKA_* settings and the namespace from the environment, checked before anything connects. */
-    static KafkaSettings environment(String bootstrap) {
         return environment(bootstrap, System.getenv());
     }
 
-    /** As above, with the command's environment {@code env}. */
+    /**
+     * The KAFKA_* settings and the namespace from the command's environment {@code env} (the process's, or a
+     * test's), checked before anything connects.
+     */
     static KafkaSettings environment(String bootstrap, java.util.Map<String, String> env) {
         try {
             return KafkaSettings.of(bootstrap, env);

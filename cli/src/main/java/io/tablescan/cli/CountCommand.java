@@ -12,7 +12,6 @@ import io.tablescan.schema.TableRef;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import io.tablescan.spi.TableStore;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +26,7 @@ import picocli.CommandLine.Option;
                 + "like copy's that reads the keys only and writes nothing, with all three workers in this process "
                 + "(with --kafka, on the cluster's workers when it has them). "
                 + "Exit 0 only if the scan completes with no failures (then the count is exact).")
-final class CountCommand implements Callable<Integer> {
+final class CountCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     SourceAccountOptions sourceAccount = new SourceAccountOptions();
 
@@ -62,8 +61,8 @@ final class CountCommand implements Callable<Integer> {
         scan.validate();
         Checks.job(Jobs.named(CountJob.NAME), new JobRequest("count", false, scan.filter, scan.since));
         Checks.bootstrapServers(kafka);
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
-        Accounts configured = Accounts.fromEnvironment();
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env); // checks TABLESCAN_NAMESPACE
+        Accounts configured = new Accounts(env::get);
         TableStore source = sourceAccount.store(configured);
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), null);
@@ -76,10 +75,10 @@ final class CountCommand implements Callable<Integer> {
                 sourceTable))), accounts, sourceName, sourceAccount, configured).build();
         ProgressPrinter printer = new ProgressPrinter(json ? System.err : System.out)
                 .hints(ProgressPrinter.Hints.local());
-        try (JobState local = cluster == null ? state.open(System.getenv(), sourceTable) : null;
+        try (JobState local = cluster == null ? state.open(env, sourceTable) : null;
                 Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
-                    spec, CliRun.options(printer, interrupt, System.getenv()).withState(local), printer);
+                    spec, CliRun.options(printer, interrupt, env).withState(local), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)

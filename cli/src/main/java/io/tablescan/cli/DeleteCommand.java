@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
@@ -40,7 +39,7 @@ import picocli.CommandLine.Option;
                 + "emit batches of up to 100 deletes of one partition, each row deleted only if it still has the ETag "
                 + "read (a row written since is kept and counted as skipped). Exit 0 only if the scan completes "
                 + "with no failures.")
-final class DeleteCommand implements Callable<Integer> {
+final class DeleteCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     JsonOutput output = new JsonOutput();
 
@@ -77,8 +76,8 @@ final class DeleteCommand implements Callable<Integer> {
         Checks.tableName("--source-table", sourceTable);
         Job job = choice.job(scan, "delete");
         Checks.bootstrapServers(kafka);
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka); // checks TABLESCAN_NAMESPACE
-        TableStore source = sourceAccount.store(Accounts.fromEnvironment());
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env); // checks TABLESCAN_NAMESPACE
+        TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), null);
         if (cluster != null) {
@@ -90,10 +89,10 @@ final class DeleteCommand implements Callable<Integer> {
         ScanSpec spec = scan.applyTo(ScanSpecs.of(job, choice.options(scan)).from(new TableRef(sourceName,
                 sourceTable))).build();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
-        try (JobState local = cluster == null ? state.open(System.getenv(), sourceTable) : null;
+        try (JobState local = cluster == null ? state.open(env, sourceTable) : null;
                 Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
-                    spec, CliRun.options(printer, interrupt, System.getenv()).withState(local), printer);
+                    spec, CliRun.options(printer, interrupt, env).withState(local), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local,

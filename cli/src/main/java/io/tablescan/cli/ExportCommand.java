@@ -77,7 +77,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         Checks.bootstrapServers(kafka);
         BackupStore target = to.open(env);
         output.target(target.describe()).job("export"); // the files, not the topic that stages them
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         TableStore source = sourceAccount.store(new Accounts(env::get));
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);

@@ -87,7 +87,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
                 writeMode.options()));
         Checks.bootstrapServers(kafka);
         BackupStore from = export.open(env);
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
         Checked checked = check(from);
         long batches = checked.batches();

@@ -104,7 +104,7 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         Checks.bootstrapServers(kafka);
         BackupSets sets = new BackupSets(from.open(env));
         TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         SetIndex set;
         List<SetIndex> chain;
         try {

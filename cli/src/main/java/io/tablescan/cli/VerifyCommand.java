@@ -97,7 +97,7 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
             scan.validate();
             Checks.bootstrapServers(kafka);
             return SetVerify.run(from.open(env), fromSet, sourceTable, sourceAccount, scan,
-                    kafka == null ? null : ClusterOptions.environment(kafka), env, report);
+                    kafka == null ? null : ClusterOptions.environment(kafka, env), env, report);
         }
         if (sourceTable == null) {
             throw new UserError(UserError.USAGE, "give --source-table TABLE");
@@ -119,7 +119,7 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         scan.validate();
         DifferenceReport.checkWritable(report);
         Checks.bootstrapServers(kafka);
-        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka);
+        KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         if (export) {
             try (JobState local = cluster == null ? state.open(env, sourceTable + " = export") : null) {
                 return new ExportVerify(from.open(env), report).run(sourceAccount, sourceTable, scan, cluster, env, local);
