@@ -53,7 +53,7 @@ class ClusterClientIT {
         // cap is lifted or the job cancelled. So a job still runs when its client is killed or run again, even when a
         // command's JVM takes a minute to start on a loaded machine.
         String[] source = {"--source-account", "emulator", "--source-table", "clientsource", "--kafka", kafka,
-            "--page-size", "100"};
+            "--page-size", "20"}; // a capped job's first page (its first rows) within 4 to 5 s
         String[] tables = concat(source, "--dest-account", "emulator", "--dest-table", "clientcopy", "--max-rate",
                 "5");
 
