@@ -63,10 +63,12 @@ final class ClusterExportWait {
                 throw new UserError(UserError.FAILED, store.describe() + " holds another export's manifest");
             }
             long bytes = manifest.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
-            System.out.printf("exported %s in %s (%s) to %s%s%n", ProgressPrinter.plural(manifest.totalRows(), "row"),
+            // one piece, as ExportCommand writes it: a log line on standard error cannot split it
+            System.out.println(String.format("exported %s in %s (%s) to %s%s",
+                    ProgressPrinter.plural(manifest.totalRows(), "row"),
                     ProgressPrinter.plural(manifest.files().size(), "file"), String.format("%,d bytes", bytes),
                     store.describe(), waited ? String.format(java.util.Locale.ROOT, "; files written in %.1f s",
-                            (System.nanoTime() - started) / 1e9) : "");
+                            (System.nanoTime() - started) / 1e9) : ""));
             return 0;
         } catch (BackupException e) {
             throw BackupLocations.error(e);
