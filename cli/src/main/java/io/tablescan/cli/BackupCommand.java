@@ -263,7 +263,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
             // says so, else rows written a minute before the base (all of a table just filled) look changed since.
             System.out.printf("  %s: %s%s, %s, %,d bytes in %.1f s%n", table, ProgressPrinter.plural(rows.totalRows(),
                     since == null ? "row" : "changed row"), keyRows == null ? "" : String.format(" (of %,d) since %s",
-                            keyRows, java.time.Instant.parse(since).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)),
+                            keyRows, ProgressPrinter.toSecond(since)),
                     ProgressPrinter.plural(rows.files().size(), "file"), bytes, (System.nanoTime() - started) / 1e9);
             return new SetIndex.Table(table, rows.totalRows(), bytes, rows.files().size(),
                     SetIndex.sha256(rows.toJson()), keyRows, since, null);

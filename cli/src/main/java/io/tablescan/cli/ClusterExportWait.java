@@ -62,13 +62,8 @@ final class ClusterExportWait {
             if (!manifest.scanId().equals(totals.scanId())) {
                 throw new UserError(UserError.FAILED, store.describe() + " holds another export's manifest");
             }
-            long bytes = manifest.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
-            // one piece, as ExportCommand writes it: a log line on standard error cannot split it
-            System.out.println(String.format("exported %s in %s (%s) to %s%s",
-                    ProgressPrinter.plural(manifest.totalRows(), "row"),
-                    ProgressPrinter.plural(manifest.files().size(), "file"), String.format("%,d bytes", bytes),
-                    store.describe(), waited ? String.format(java.util.Locale.ROOT, "; files written in %.1f s",
-                            (System.nanoTime() - started) / 1e9) : ""));
+            System.out.println(exported(manifest, store.describe(), waited ? String.format(java.util.Locale.ROOT,
+                    "; files written in %.1f s", (System.nanoTime() - started) / 1e9) : ""));
             return 0;
         } catch (BackupException e) {
             throw BackupLocations.error(e);
@@ -86,5 +81,16 @@ final class ClusterExportWait {
         } catch (BackupException e) {
             return null;
         }
+    }
+
+    /**
+     * An export's last line, "exported N rows in F files (B bytes) to WHERE" and {@code more}: formatted first, then
+     * printed in one piece, since printf writes piece by piece and a library's log line on standard error (at DEBUG)
+     * could land in its middle where both go to one terminal or file.
+     */
+    static String exported(Manifest manifest, String where, String more) {
+        long bytes = manifest.files().stream().mapToLong(Manifest.DataFile::bytes).sum();
+        return String.format("exported %s in %s (%,d bytes) to %s%s", ProgressPrinter.plural(manifest.totalRows(), "row"),
+                ProgressPrinter.plural(manifest.files().size(), "file"), bytes, where, more);
     }
 }

@@ -171,14 +171,8 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         } catch (BackupException e) {
             throw BackupLocations.error(e);
         }
-        List<Manifest.DataFile> files = manifest.files();
-        long rows = manifest.totalRows();
-        long bytes = files.stream().mapToLong(Manifest.DataFile::bytes).sum();
-        // formatted first, then written in one piece: printf writes piece by piece, and a library's log line on
-        // standard error (at DEBUG, say) could land in the middle of this one where both go to one terminal or file
-        System.out.println(String.format("exported %s in %s (%s) to %s; files written in %.1f s",
-                ProgressPrinter.plural(rows, "row"), ProgressPrinter.plural(files.size(), "file"),
-                String.format("%,d bytes", bytes), target.describe(), (System.nanoTime() - started) / 1e9));
+        System.out.println(ClusterExportWait.exported(manifest, target.describe(),
+                String.format("; files written in %.1f s", (System.nanoTime() - started) / 1e9)));
         return 0;
     }
 

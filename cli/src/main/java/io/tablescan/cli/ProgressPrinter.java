@@ -265,6 +265,15 @@ public final class ProgressPrinter {
         return Summary.plural(n, one, many);
     }
 
+    /** A time the sets and scans record (ISO-8601, to the nanosecond) to the second, as lines show times. */
+    static String toSecond(String instant) {
+        try {
+            return java.time.Instant.parse(instant).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        } catch (java.time.format.DateTimeParseException e) {
+            return instant;
+        }
+    }
+
     static String clock(long millis) {
         long seconds = Math.max(0, millis) / 1000;
         return seconds >= 3600 ? String.format("%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)

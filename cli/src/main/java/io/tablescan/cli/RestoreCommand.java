@@ -133,7 +133,7 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             }
         }
         System.out.printf("restoring %s of backup set %s (%s, %s) from %s%n", ProgressPrinter.plural(chosen.size(),
-                "table"), set.id(), set.kind(), seconds(set.startTime()), sets.root().describe());
+                "table"), set.id(), set.kind(), ProgressPrinter.toSecond(set.startTime()), sets.root().describe());
         List<RestorePlan> plans = new ArrayList<>();
         try {
             for (String table : chosen) {
@@ -294,15 +294,6 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             }
             throw new UserError(UserError.forStatus(e.status()), "cannot read the table " + table
                     + Checks.at(store, e) + ": " + e.getMessage());
-        }
-    }
-
-    /** A set's time to the second, as {@code backups list} shows it (the index keeps nanoseconds). */
-    private static String seconds(String time) {
-        try {
-            return java.time.Instant.parse(time).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-        } catch (java.time.format.DateTimeParseException e) {
-            return time;
         }
     }
 }

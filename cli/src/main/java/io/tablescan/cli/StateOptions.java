@@ -66,9 +66,8 @@ final class StateOptions {
         // the ledger's count of the work committed: work in hand when stopped may be done too, and the rerun does it
         // again (a copy) or finds it done (a delete's rows already gone, counted then)
         return "interrupted: " + done + " when stopped (at least: work in hand then is redone or counted by the "
-                + "rerun); run the "
-                + "same command again to resume it where it stopped "
-                + "(its state is kept in " + state.dir() + "; --restart starts over)";
+                + "rerun); run the same command again to resume it where it stopped (its state is kept in "
+                + state.dir() + "; --restart starts over)";
     }
 
     private String definition() {
