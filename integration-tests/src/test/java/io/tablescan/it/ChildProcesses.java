@@ -46,9 +46,16 @@ final class ChildProcesses implements AutoCloseable {
      * G1's threads cost them more CPU than they save.
      */
     static List<String> java() {
+        List<String> command = jvm();
+        command.addAll(ChildClassCache.flags());
+        command.addAll(List.of("-cp", ChildClassCache.classPath(), TablescanCommand.class.getName()));
+        return command;
+    }
+
+    /** The java command and the flags every child has, the training run of the class cache too. */
+    static List<String> jvm() {
         return new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m",
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                TablescanCommand.class.getName()));
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
     }
 
     /**
