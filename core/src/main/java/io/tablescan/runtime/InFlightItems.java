@@ -100,6 +100,31 @@ final class InFlightItems implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a rebalance callback, which the consumer calls inside the loop's poll: a record finishing meanwhile does not
+     * wake the consumer, as a wakeup would abort the callback's own calls (its committed offsets) and, with the
+     * callback failed, the consumer would leave the partitions it was given unfetched (seen in the kill tests: a
+     * discovery-worker's scans stalled). The loop is woken after, if a record finished meanwhile.
+     */
+    void withoutWakeups(Runnable callback) {
+        boolean wasWaiting = waiting;
+        waiting = false;
+        int unfinishedBefore = unfinished.get();
+        try {
+            callback.run();
+        } finally {
+            waiting = wasWaiting;
+            if (wasWaiting && (unfinished.get() < unfinishedBefore || chainsWaiting.get() > 0)) {
+                wakeLoop.run();
+            }
+        }
+    }
+
+    /** The records submitted whose threads have not finished, their chains included. */
+    int unfinished() {
+        return unfinished.get();
+    }
+
     /** The serialized sizes of the records submitted and not finished. */
     long bytes() {
         return bytes.get();

@@ -419,16 +419,18 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
     private final class Rebalances implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (output.isOpen() && !partitions.isEmpty()) {
-                revoking = partitions;
-                try {
-                    collectCompleted();
-                    commit();
-                } finally {
-                    revoking = List.of();
+            inFlight.withoutWakeups(() -> {
+                if (output.isOpen() && !partitions.isEmpty()) {
+                    revoking = partitions;
+                    try {
+                        collectCompleted();
+                        commit();
+                    } finally {
+                        revoking = List.of();
+                    }
                 }
-            }
-            WorkerRuntime.this.partitions.remove(partitions);
+                WorkerRuntime.this.partitions.remove(partitions);
+            });
         }
 
         @Override
@@ -443,7 +445,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
             if (partitions.isEmpty()) {
                 return;
             }
-            WorkerRuntime.this.partitions.load(partitions);
+            inFlight.withoutWakeups(() -> WorkerRuntime.this.partitions.load(partitions));
         }
     }
 

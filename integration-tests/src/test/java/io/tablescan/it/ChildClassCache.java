@@ -115,11 +115,17 @@ final class ChildClassCache {
         return true;
     }
 
+    /** The package phase's jar of the test classes; none if a class was compiled after it (a run from an IDE). */
     private static Path testsJar() {
-        try (var jars = Files.list(DIR)) {
-            return jars.filter(p -> p.getFileName().toString().endsWith("-tests.jar")).map(Path::toAbsolutePath)
+        try (var jars = Files.list(DIR); var classes = Files.walk(DIR.resolve("test-classes"))) {
+            Path jar = jars.filter(p -> p.getFileName().toString().endsWith("-tests.jar")).map(Path::toAbsolutePath)
                     .findFirst().orElse(null);
-        } catch (IOException e) {
+            if (jar == null) {
+                return null;
+            }
+            long built = Files.getLastModifiedTime(jar).toMillis();
+            return classes.anyMatch(c -> c.toFile().lastModified() > built) ? null : jar;
+        } catch (IOException | UncheckedIOException e) {
             return null;
         }
     }
