@@ -169,9 +169,12 @@ class RateCapIT {
         long readAfterThrottle = reads.stream().filter(r -> r[0] >= throttledAt[0] + 5_000).mapToLong(r -> r[1]).sum();
         assertThat(throttledAt[0]).as("throttled while it ran").isPositive();
         assertThat(last - throttledAt[0]).as("ms from the throttle to the last read").isGreaterThan(WINDOW + 5_000);
+        // Within 15%, not the 10% of the tests above: this scan's reads are timed by the ledger's records, which a
+        // loaded machine bunches, and it ran uncapped before (2,230 rows in a window once, at a load of 17). Without
+        // the throttle it reads several times as many.
         for (long from = throttledAt[0] + 5_000; from + WINDOW <= last; from += 500) {
             assertThat(sum(reads, from, from + WINDOW)).as("rows read in 10 s from 5 s after the throttle, +%d ms",
-                    from - throttledAt[0]).isLessThanOrEqualTo(THROTTLED * 11);
+                    from - throttledAt[0]).isLessThanOrEqualTo(THROTTLED * 23 / 2);
         }
         System.out.printf("uncapped scan throttled to %d rows/s after %d rows: %d rows read from 5 s after it%n",
                 THROTTLED, rows.size() - readAfterThrottle, readAfterThrottle);
