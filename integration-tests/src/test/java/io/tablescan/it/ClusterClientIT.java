@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * cancels its job.
  */
 @ExtendWith(SharedCluster.class)
-class ClusterClientIT {
+abstract class ClusterClientIT { // run by ClusterIT, on the fork's one cluster
     private static final int ROWS = 2_000;
     private static final Pattern SCAN = Pattern.compile("scan (scan-[A-Za-z0-9-]+):");
     static final Duration LONG = Duration.ofMinutes(3);

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * SAS signature or a connection string, through an export to Blob by SAS token and its import on the cluster.
  */
 @ExtendWith(SharedCluster.class)
-class ClusterExportEdgesIT {
+abstract class ClusterExportEdgesIT { // run by ClusterIT, on the fork's one cluster
     private static final Duration LONG = ClusterClientIT.LONG;
     private static final Pattern SCAN = Pattern.compile("scan (scan-[A-Za-z0-9-]+)");
 

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the same command run again follows the job; and start --from starts that job, to which import --kafka attaches.
  */
 @ExtendWith(SharedCluster.class)
-class ClusterExportIT {
+abstract class ClusterExportIT { // run by ClusterIT, on the fork's one cluster
     private static final int ROWS = 4_000;
 
     @Test

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -20,12 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
  * small tables (their reads capped so that they last about 25 s), while one kill schedule kills a worker with SIGKILL each time they have read some more rows (every kind at
  * least once, the copy-worker first: it holds the buffering sink's rows) and restarts it. Each result is then checked
  * by another reader than the one that wrote ({@link KillCases}). The same scans at full size, one to a cluster, are
- * in the release tier.
+ * in the release tier. On the fork's shared cluster, last of {@link ClusterIT}'s tests: it leaves the cluster with
+ * workers killed and restarted, and the delete's check stops the copy-workers.
  */
-class KillMatrixIT {
+@ExtendWith(SharedCluster.class)
+abstract class KillMatrixIT { // run by ClusterIT, on the fork's one cluster
     @Test
-    void everyKindOfScanOnWorkersKilledWithSigkillLosesNothingAndCountsNothingTwice(@TempDir Path folder)
-            throws Exception {
+    void everyKindOfScanOnWorkersKilledWithSigkillLosesNothingAndCountsNothingTwice(@TempDir Path folder,
+            CrashIT.Cluster cluster) throws Exception {
         // Each scan's reads capped to last about 25 s, so that the kills land while all of them run.
         Map<KillCases.Case, Long> caps = new LinkedHashMap<>();
         caps.put(new KillCases.Copy("matrixcopy", 8_000), 320L);
@@ -39,20 +42,18 @@ class KillMatrixIT {
         for (KillCases.Case scan : cases) {
             scan.prepare();
         }
-        try (CrashIT.Cluster cluster = new CrashIT.Cluster("kill-matrix")) {
-            List<String> ids = new ArrayList<>();
-            for (KillCases.Case scan : cases) {
-                ScanSpec spec = ScanSpec.newBuilder(scan.spec(cluster)).setLimits(Map.of("read", caps.get(scan)))
-                        .build();
-                ScanStarter.start(cluster.kafka, spec);
-                ids.add(spec.getScanId());
-            }
-            List<String> kills = cluster.killDuring(ids, 6, 3_000, ScanTotals::rowsRead,
-                    List.of("copy", "partition", "discovery"));
-            assertThat(kills).as("every kind of worker killed mid-scan, and some twice").hasSizeGreaterThanOrEqualTo(5);
-            for (int i = 0; i < cases.size(); i++) {
-                cases.get(i).check(cluster, ScanAwait.ended(cluster.kafka, ids.get(i), Duration.ofMinutes(6)));
-            }
+        List<String> ids = new ArrayList<>();
+        for (KillCases.Case scan : cases) {
+            ScanSpec spec = ScanSpec.newBuilder(scan.spec(cluster)).setLimits(Map.of("read", caps.get(scan)))
+                    .build();
+            ScanStarter.start(cluster.kafka, spec);
+            ids.add(spec.getScanId());
+        }
+        List<String> kills = cluster.killDuring(ids, 6, 3_000, ScanTotals::rowsRead,
+                List.of("copy", "partition", "discovery"));
+        assertThat(kills).as("every kind of worker killed mid-scan, and some twice").hasSizeGreaterThanOrEqualTo(5);
+        for (int i = 0; i < cases.size(); i++) {
+            cases.get(i).check(cluster, ScanAwait.ended(cluster.kafka, ids.get(i), Duration.ofMinutes(6)));
         }
     }
 }

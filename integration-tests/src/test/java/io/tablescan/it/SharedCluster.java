@@ -49,11 +49,19 @@ final class SharedCluster implements ParameterResolver {
     static synchronized CrashIT.Cluster cluster() {
         if (started == null) {
             CrashIT.Cluster cluster = start(); // a start that fails is tried again by the next test
-            Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "shared-cluster-stop"));
+            Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "shared-cluster-stop")); // if not stopped
             started = cluster;
         }
         started.restartDeadWorkers();
         return started;
+    }
+
+    /** Stops the fork's cluster now, not when the fork exits (its users are done); a test that asks after starts one. */
+    static synchronized void stop() {
+        if (started != null) {
+            started.close();
+            started = null;
+        }
     }
 
     /** The folder where every process of the cluster, and every command a test ran on it, writes its output. */
