@@ -18,10 +18,20 @@ class BenchIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"pipeline", "latency", "azurite", "seed-replica", "seed-replica-503", "seed-replica-export",
-        "verify", "mirror", "export", "import"})
+    @ValueSource(strings = {"pipeline", "latency", "seed-replica", "seed-replica-503", "seed-replica-export", "verify",
+        "mirror", "export", "import"})
     void everyBenchScenarioCopiesExactlyAndWritesItsFiguresAndChart(String scenario) throws Exception {
         copiesExactlyAndWritesItsFiguresAndChart(scenario);
+    }
+
+    /**
+     * In the release tier: three strategies copying on Azurite (about 25 s on a loaded machine); in the default tier the
+     * verify scenario runs the bench on Azurite, and the integration tests copy on it (prefix and serial).
+     */
+    @Tag("release")
+    @Test
+    void theAzuriteScenarioCopiesExactlyAndWritesItsFiguresAndChart() throws Exception {
+        copiesExactlyAndWritesItsFiguresAndChart("azurite");
     }
 
     /**
@@ -60,7 +70,11 @@ class BenchIT {
         return run;
     }
 
-    /** The incremental set's chain restored into another account equals the changed tables, deletes included. */
+    /**
+     * The incremental set's chain restored into another account equals the changed tables, deletes included. In the
+     * release tier: BackupSetIT proves the same chain's restore in the default tier; this proves the bench's scenario.
+     */
+    @Tag("release")
     @Test
     void theBackupSetScenarioRestoresItsIncrementalChainToTheChangedTables() throws Exception {
         Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("backup-set");

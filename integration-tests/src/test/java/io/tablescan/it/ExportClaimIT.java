@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -199,6 +200,7 @@ class ExportClaimIT {
                 () -> Files.exists(folder.resolve(ExportClaim.NAME)), () -> Files.exists(folder.resolve(Manifest.NAME)));
     }
 
+    @Tag("release") // default tier: SIGTERM releases a folder's claim, a second Ctrl-C a Blob prefix's
     @Test
     void sigtermMidExportReleasesTheClaimOnABlobPrefix() throws Exception {
         BlobContainerClient container = blobContainer();

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Function;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Storage faults, permanent errors, a broker restart and rebalance churn during copies: nothing lost. */
@@ -148,6 +149,7 @@ class FaultToleranceIT {
         return broker;
     }
 
+    @Tag("release") // default tier: KillMatrixIT's workers leave (SIGKILL, SIGTERM) and join (restarts) mid-scan
     @Test
     void workersJoiningAndLeavingEveryFewSecondsStillCopyExactly() throws Exception {
         SampleTable.write(STORE, "churnsource", SampleTable.rows(ROWS), 16);

@@ -20,6 +20,7 @@ import io.tablescan.spi.TableStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Copies through a real embedded KRaft broker and Azurite, with the three workers in this JVM. */
@@ -60,6 +61,7 @@ class PipelineIT {
         assertExactCopy("blogsource", "blogcopy", 10, outcome);
     }
 
+    @Tag("release") // default tier: StartTogetherIT's table has one big partition; the property test, partitions of 1 to 3,000 rows
     @Test
     void twentyThousandRowsInPartitionsOfVeryDifferentSizes() {
         List<Row> rows = new ArrayList<>(SampleTable.rows(16_000));
