@@ -12,6 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** ./tablescan bench as a user meets it: every scenario copies exactly and writes its figures and chart. */
 class BenchIT {
+    /** Rows a scenario's tables hold here: enough for several pages and items of every strategy, not for figures. */
+    private static final String ROWS = "500";
+
     /** One command of the bench jar's tree (the tool's commands with the real bench), in this JVM. */
     static Cli.Run run(String... args) {
         return Cli.capture(() -> TablescanCommand.execute(BenchMain.commandLine(), args));
@@ -50,7 +53,7 @@ class BenchIT {
         java.nio.file.Path json = java.nio.file.Files.createTempFile("bench", ".json");
         java.nio.file.Path chart = java.nio.file.Files.createTempFile("bench", ".png");
 
-        Cli.Run run = run("bench", "--scenario", scenario, "--rows", "2000", "--json", json.toString(), "--chart",
+        Cli.Run run = run("bench", "--scenario", scenario, "--rows", ROWS, "--json", json.toString(), "--chart",
                 chart.toString());
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
@@ -60,7 +63,7 @@ class BenchIT {
         }
         String figures = java.nio.file.Files.readString(json);
         for (String strategy : strategies) {
-            assertThat(figures).contains("\"scenario\":\"" + scenario + "\",\"strategy\":\"" + strategy + "\",\"rows\":2000,");
+            assertThat(figures).contains("\"scenario\":\"" + scenario + "\",\"strategy\":\"" + strategy + "\",\"rows\":" + ROWS + ",");
         }
         assertThat(figures).contains("\"rowsPerSecond\":").contains("\"requests\":").contains("\"peakHeapMb\":")
                 .contains("\"medians\":");
