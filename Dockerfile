@@ -15,9 +15,10 @@ COPY ledger ledger
 COPY export export
 COPY runner runner
 COPY cli cli
-# The bench, the example plugins and the integration tests are not in the image: only their poms, which the
-# parent's module list names.
+# The bench, the example plugins, the property test and the integration tests are not in the image: only their poms,
+# which the parent's module list names.
 COPY bench/pom.xml bench/pom.xml
+COPY properties/pom.xml properties/pom.xml
 COPY examples/swap-keys-sink/pom.xml examples/swap-keys-sink/pom.xml
 COPY integration-tests/pom.xml integration-tests/pom.xml
 RUN mvn -B -q -DskipTests package -pl cli -am
