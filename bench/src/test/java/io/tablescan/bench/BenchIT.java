@@ -12,8 +12,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** ./tablescan bench as a user meets it: every scenario copies exactly and writes its figures and chart. */
 class BenchIT {
-    /** Rows a scenario's tables hold here: enough for several pages and items of every strategy, not for figures. */
+    /** Rows a scenario's tables hold in the default tier: several pages and items of every strategy, not figures. */
     private static final String ROWS = "500";
+    /** The release tier's scenarios, and the figures they check, are those of 2,000 rows. */
+    private static final String RELEASE_ROWS = "2000";
 
     /** One command of the bench jar's tree (the tool's commands with the real bench), in this JVM. */
     static Cli.Run run(String... args) {
@@ -24,7 +26,7 @@ class BenchIT {
     @ValueSource(strings = {"pipeline", "latency", "seed-replica", "seed-replica-503", "seed-replica-export", "verify",
         "mirror", "export", "import"})
     void everyBenchScenarioCopiesExactlyAndWritesItsFiguresAndChart(String scenario) throws Exception {
-        copiesExactlyAndWritesItsFiguresAndChart(scenario);
+        copiesExactlyAndWritesItsFiguresAndChart(scenario, ROWS);
     }
 
     /**
@@ -34,7 +36,7 @@ class BenchIT {
     @Tag("release")
     @Test
     void theAzuriteScenarioCopiesExactlyAndWritesItsFiguresAndChart() throws Exception {
-        copiesExactlyAndWritesItsFiguresAndChart("azurite");
+        copiesExactlyAndWritesItsFiguresAndChart("azurite", RELEASE_ROWS);
     }
 
     /**
@@ -45,15 +47,15 @@ class BenchIT {
     @Tag("release")
     @Test
     void theScalingScenarioCopiesExactlyWithItsWorkersAsProcesses() throws Exception {
-        Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("scaling");
+        Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("scaling", RELEASE_ROWS);
         assertThat(run.out()).contains("scaling from seeding: 2/1 ").contains(" 4/1 ").contains("steady (10% to 90%");
     }
 
-    private static Cli.Run copiesExactlyAndWritesItsFiguresAndChart(String scenario) throws Exception {
+    private static Cli.Run copiesExactlyAndWritesItsFiguresAndChart(String scenario, String rows) throws Exception {
         java.nio.file.Path json = java.nio.file.Files.createTempFile("bench", ".json");
         java.nio.file.Path chart = java.nio.file.Files.createTempFile("bench", ".png");
 
-        Cli.Run run = run("bench", "--scenario", scenario, "--rows", ROWS, "--json", json.toString(), "--chart",
+        Cli.Run run = run("bench", "--scenario", scenario, "--rows", rows, "--json", json.toString(), "--chart",
                 chart.toString());
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
@@ -63,7 +65,7 @@ class BenchIT {
         }
         String figures = java.nio.file.Files.readString(json);
         for (String strategy : strategies) {
-            assertThat(figures).contains("\"scenario\":\"" + scenario + "\",\"strategy\":\"" + strategy + "\",\"rows\":" + ROWS + ",");
+            assertThat(figures).contains("\"scenario\":\"" + scenario + "\",\"strategy\":\"" + strategy + "\",\"rows\":" + rows + ",");
         }
         assertThat(figures).contains("\"rowsPerSecond\":").contains("\"requests\":").contains("\"peakHeapMb\":")
                 .contains("\"medians\":");
@@ -80,7 +82,7 @@ class BenchIT {
     @Tag("release")
     @Test
     void theBackupSetScenarioRestoresItsIncrementalChainToTheChangedTables() throws Exception {
-        Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("backup-set");
+        Cli.Run run = copiesExactlyAndWritesItsFiguresAndChart("backup-set", RELEASE_ROWS);
         assertThat(run.out()).contains("changed 20 rows").contains("Packages: 8 changed rows (of 1,000)")
                 .contains("Packages: restored 1,000 rows into Packages (1,008 row writes over 2 exports, 2 rows deleted)")
                 .contains("restore of the chain: every table equal to the changed table");
