@@ -14,8 +14,9 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * One cluster for all the tests of a test JVM (a failsafe fork): a broker, a ledger and two processes of every worker
- * kind ({@link CrashIT.Cluster}), started when a test first asks for it and stopped when the fork's JVM exits.
+ * One cluster for the cluster tests of a test JVM (a failsafe fork): a broker, a ledger and two processes of every
+ * worker kind ({@link CrashIT.Cluster}), started when a test first asks for it and stopped by {@link #stop()} once its
+ * users are done ({@link ClusterIT} runs them all), or else when the fork's JVM exits.
  * Starting one costs about eight JVMs; a test gets it as a parameter of type {@code CrashIT.Cluster} in a class
  * with {@code @ExtendWith(SharedCluster.class)}.
  *
