@@ -1,8 +1,9 @@
-package io.tablescan.local;
+package io.tablescan.scanner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablescan.azure.AzureTableStore;
+import io.tablescan.local.AzuriteServer;
 import io.tablescan.spi.KeyRange;
 import io.tablescan.spi.Row;
 import io.tablescan.spi.TableStore;
