@@ -22,10 +22,22 @@ class BenchIT {
         return Cli.capture(() -> TablescanCommand.execute(BenchMain.commandLine(), args));
     }
 
+    /** Each of the bench's runners once: the in-memory pipeline, the seed-replica model, verify, mirror, the files. */
     @ParameterizedTest
-    @ValueSource(strings = {"pipeline", "latency", "seed-replica", "seed-replica-503", "seed-replica-export", "verify",
-        "mirror", "export", "import"})
+    @ValueSource(strings = {"pipeline", "seed-replica-503", "verify", "mirror", "export", "import"})
     void everyBenchScenarioCopiesExactlyAndWritesItsFiguresAndChart(String scenario) throws Exception {
+        copiesExactlyAndWritesItsFiguresAndChart(scenario, ROWS);
+    }
+
+    /**
+     * In the release tier: scenarios that run a runner of the default tier's on another model: latency is the pipeline
+     * with 100 ms a request, seed-replica is seed-replica-503 without its throttling, seed-replica-export the export
+     * on the seed-replica model.
+     */
+    @Tag("release")
+    @ParameterizedTest
+    @ValueSource(strings = {"latency", "seed-replica", "seed-replica-export"})
+    void theOtherModelsCopyExactlyAndWriteTheirFiguresAndChart(String scenario) throws Exception {
         copiesExactlyAndWritesItsFiguresAndChart(scenario, ROWS);
     }
 
