@@ -19,6 +19,8 @@ public final class Lane {
     volatile long cap;
     /** Set when this process's workers stop: requests still waiting for the rate are not sent (see {@link #stop}). */
     private volatile boolean stopped;
+    /** Set while the scan is cancelled: a request that may give up then is not sent (see {@link #run}). */
+    private volatile boolean cancelled;
     /** Whether the last tick published a demand above 0 (so the next idle tick publishes 0 once). */
     boolean wanted;
     /** The demand the last tick published. */
@@ -32,6 +34,11 @@ public final class Lane {
         bucket.setRate(specCap > 0 ? specCap * Shares.NEWCOMER : 0);
     }
 
+    /** Requests of this lane waiting for their share or under way. */
+    int active() {
+        return active.get();
+    }
+
     /** The scan's cap in this direction now, rows/s (0: none). */
     public long cap() {
         return cap;
@@ -43,11 +50,20 @@ public final class Lane {
      * gives back a read's). No cap: the request runs as it is.
      */
     public <T> T run(long n, Supplier<T> request, ToLongFunction<T> used) {
+        return run(n, request, used, false);
+    }
+
+    /**
+     * As {@link #run(long, Supplier, ToLongFunction)}; with {@code mayGiveUp}, a request still waiting for its share
+     * when the scan is cancelled is not sent ({@link WaitStoppedException}): an item that has written nothing yet is
+     * skipped then, not kept waiting for a share a low cap lets through seconds later (a Ctrl-C waited half a minute).
+     */
+    public <T> T run(long n, Supplier<T> request, ToLongFunction<T> used, boolean mayGiveUp) {
         if (cap <= 0) {
             return request.get();
         }
         try {
-            begin(n);
+            begin(n, mayGiveUp);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TableStoreException("interrupted while waiting for the scan's rate cap", 0, true, e);
@@ -68,10 +84,15 @@ public final class Lane {
      * @throws WaitStoppedException when the workers stop while it waits: not sent
      */
     public void begin(double n) throws InterruptedException {
+        begin(n, false);
+    }
+
+    /** As {@link #begin(double)}, giving up also when the scan is cancelled if {@code mayGiveUp}. */
+    void begin(double n, boolean mayGiveUp) throws InterruptedException {
         peak.accumulateAndGet(active.incrementAndGet(), Math::max);
         boolean taken;
         try {
-            taken = bucket.acquire(n, () -> stopped);
+            taken = bucket.acquire(n, () -> stopped || mayGiveUp && cancelled);
         } catch (InterruptedException e) {
             active.decrementAndGet();
             throw e;
@@ -89,6 +110,11 @@ public final class Lane {
      */
     public void stop() {
         stopped = true;
+    }
+
+    /** The scan was cancelled (or its cancel withdrawn): see {@link #run(long, Supplier, ToLongFunction, boolean)}. */
+    void cancelled(boolean cancelled) {
+        this.cancelled = cancelled;
     }
 
     /** The request took {@code taken} rows' worth and passed {@code used} rows. */

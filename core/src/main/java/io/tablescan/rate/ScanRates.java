@@ -37,6 +37,8 @@ public final class ScanRates implements AutoCloseable {
     /** Set by {@link #stopWaits}: every lane, made before or after, gives up its waits. */
     private volatile boolean stopped;
     private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
+    /** The scans seen cancelled: their lanes, made before or after, let waiting requests that may give up go. */
+    private final java.util.Set<String> cancelled = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("rate-shares").daemon().factory());
 
@@ -67,6 +69,7 @@ public final class ScanRates implements AutoCloseable {
             if (stopped) {
                 lane.stop();
             }
+            lane.cancelled(cancelled.contains(spec.getScanId()));
             Gauge.builder("tablescan.rate.cap", lane, l -> l.cap).description("A capped scan's cap, rows/s (0: none)")
                     .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
             Gauge.builder("tablescan.rate.share", lane.bucket, TokenBucket::rate)
@@ -74,6 +77,17 @@ public final class ScanRates implements AutoCloseable {
                     .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
             return lane;
         });
+    }
+
+    /** The scan was cancelled, or its cancel withdrawn (see {@link Lane#run(long, java.util.function.Supplier,
+     * java.util.function.ToLongFunction, boolean)}). */
+    public void cancelled(String scanId, boolean isCancelled) {
+        if (isCancelled) {
+            cancelled.add(scanId);
+        } else {
+            cancelled.remove(scanId);
+        }
+        lanes.values().stream().filter(l -> l.scanId.equals(scanId)).forEach(l -> l.cancelled(isCancelled));
     }
 
     /** This process's workers stop: no request waits for a rate any more (see {@link Lane#stop}). */

@@ -30,9 +30,12 @@ public final class CancelledScans implements AutoCloseable {
     private final Deserializer<SpecificRecord> deserializer;
     private final Thread thread;
     private final java.util.function.Consumer<String> throttled;
+    private final java.util.function.BiConsumer<String, Boolean> cancels;
 
-    private CancelledScans(KafkaSettings kafka, java.util.function.Consumer<String> throttled) {
+    private CancelledScans(KafkaSettings kafka, java.util.function.Consumer<String> throttled,
+            java.util.function.BiConsumer<String, Boolean> cancels) {
         this.throttled = throttled;
+        this.cancels = cancels;
         this.consumer = kafka.newFollower();
         this.topic = kafka.namespace().scanControl();
         this.deserializer = kafka.valueDeserializer();
@@ -46,7 +49,13 @@ public final class CancelledScans implements AutoCloseable {
 
     /** As {@link #follow(KafkaSettings)}, telling {@code throttled} each scan a throttle record names. */
     public static CancelledScans follow(KafkaSettings kafka, java.util.function.Consumer<String> throttled) {
-        CancelledScans scans = new CancelledScans(kafka, throttled);
+        return follow(kafka, throttled, (scanId, cancelled) -> {});
+    }
+
+    /** As above, telling {@code cancels} each scan cancelled (true) or whose cancel was withdrawn (false). */
+    public static CancelledScans follow(KafkaSettings kafka, java.util.function.Consumer<String> throttled,
+            java.util.function.BiConsumer<String, Boolean> cancels) {
+        CancelledScans scans = new CancelledScans(kafka, throttled, cancels);
         scans.thread.start();
         return scans;
     }
@@ -81,8 +90,10 @@ public final class CancelledScans implements AutoCloseable {
                     throttled.accept(c.getScanId());
                 } else if (c.getCancelled()) {
                     cancelled.add(c.getScanId());
+                    cancels.accept(c.getScanId(), true);
                 } else {
                     cancelled.remove(c.getScanId());
+                    cancels.accept(c.getScanId(), false);
                 }
             }
         } catch (RuntimeException e) {

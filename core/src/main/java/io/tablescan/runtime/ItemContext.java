@@ -2,6 +2,7 @@ package io.tablescan.runtime;
 
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.spi.SinkOutput;
+import io.tablescan.table.ItemWrites;
 import io.tablescan.table.RetryCounter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * and throttling met while handling it (the stores and sinks the handler uses report to it), which the worker
  * adds to the scan's event when the item commits; and the records its sink published, sent in the same transaction.
  */
-public final class ItemContext implements RetryCounter, SinkOutput {
+public final class ItemContext implements RetryCounter, SinkOutput, ItemWrites {
     /** The header naming the scan on every record a sink publishes. */
     public static final String SCAN_ID_HEADER = "scanId";
 
@@ -24,6 +25,7 @@ public final class ItemContext implements RetryCounter, SinkOutput {
     private final AtomicLong retries = new AtomicLong();
     private final AtomicLong throttles = new AtomicLong();
     private final List<ProducerRecord<byte[], byte[]>> published = new ArrayList<>();
+    private volatile boolean written;
 
     public ItemContext(ScanSpec spec) {
         this.spec = spec;
@@ -42,6 +44,16 @@ public final class ItemContext implements RetryCounter, SinkOutput {
     @Override
     public void throttled() {
         throttles.incrementAndGet();
+    }
+
+    @Override
+    public void writing() {
+        written = true;
+    }
+
+    @Override
+    public boolean hasWritten() {
+        return written;
     }
 
     /** Requests and writes retried so far for this item. */

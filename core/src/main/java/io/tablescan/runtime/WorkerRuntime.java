@@ -159,7 +159,7 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         Consumer<byte[], byte[]> consumer = kafka.newConsumer(groupId(kafka.namespace(), worker), maxPollRecords);
         // One transactional id per instance; zombies are fenced through the consumer group metadata (KIP-447).
         String transactionalId = kafka.namespace().group(worker + "-" + UUID.randomUUID());
-        CancelledScans cancelled = CancelledScans.follow(kafka, settings::throttleSeen);
+        CancelledScans cancelled = CancelledScans.follow(kafka, settings::throttleSeen, settings::cancelSeen);
         RuntimeOptions options = RuntimeOptions.of(worker, kafka.namespace(), input).withMaxInFlight(maxInFlight)
                 .withItemThreads(itemThreads).withSerdes(kafka.valueSerializer(), kafka.valueDeserializer())
                 .withCancelled(cancelled::contains, cancelled).withCloseAtOnce(kafka.inProcess());

@@ -205,7 +205,7 @@ public final class WorkerSettings {
                 && (ScanRates.capped(item.spec()) || throttled.contains(item.spec().getScanId()))) {
             ScanRates rates = rates();
             return TableStores.capped(store, item.spec(), rates.lane(item.spec(), Direction.READ),
-                    rates.lane(item.spec(), Direction.WRITE));
+                    rates.lane(item.spec(), Direction.WRITE), item);
         }
         return store;
     }
@@ -218,7 +218,10 @@ public final class WorkerSettings {
         if (!ScanRates.capped(item.spec()) && !throttled.contains(item.spec().getScanId())) {
             return write.get();
         }
-        return rates().lane(item.spec(), Direction.WRITE).run(rows, write, written -> rows);
+        return rates().lane(item.spec(), Direction.WRITE).run(rows, () -> {
+            item.writing();
+            return write.get();
+        }, written -> rows);
     }
 
     /**
@@ -227,6 +230,18 @@ public final class WorkerSettings {
      */
     public void throttleSeen(String scanId) {
         throttled.add(scanId);
+    }
+
+    /**
+     * A cancel record named the scan (or withdrew its cancel): its items' reads still waiting for the scan's rate are
+     * not sent, where the item has written nothing yet (it is then skipped, as the items that come after are).
+     */
+    public void cancelSeen(String scanId, boolean cancelled) {
+        synchronized (stores) {
+            if (rates != null) {
+                rates.cancelled(scanId, cancelled);
+            }
+        }
     }
 
     /**

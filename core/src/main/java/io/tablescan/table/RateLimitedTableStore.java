@@ -8,20 +8,24 @@ import java.util.function.Supplier;
 /**
  * One item's store of a capped scan: a read of the source takes a page's worth of the read share first and gives
  * back what the page did not hold; a write to the destination, and a batch of deletes (a mirror's there, a delete
- * job's in its source), takes its rows' worth of the write share. Other requests (the destination's reads of a verify, table admin) pass as they are.
+ * job's in its source), takes its rows' worth of the write share. A read still waiting for its share when the scan
+ * is cancelled is not sent if the item has written nothing yet (see {@link ItemWrites}). Other requests (the destination's reads of a verify, table admin) pass as they are.
  */
 final class RateLimitedTableStore extends InterceptingTableStore {
     private final String source;
     private final Lane read;
     private final String destination;
     private final Lane write;
+    private final ItemWrites writes;
 
-    RateLimitedTableStore(TableStore store, String source, Lane read, String destination, Lane write) {
+    RateLimitedTableStore(TableStore store, String source, Lane read, String destination, Lane write,
+            ItemWrites writes) {
         super(store);
         this.source = source;
         this.read = read;
         this.destination = destination;
         this.write = write;
+        this.writes = writes;
     }
 
     @Override
@@ -34,7 +38,16 @@ final class RateLimitedTableStore extends InterceptingTableStore {
         if (lane == null) {
             return request.get();
         }
-        return lane.run(target.rows(), request, result -> result instanceof Page page ? page.rows().size() : target.rows());
+        if (lane == write) {
+            Supplier<T> sent = () -> {
+                writes.writing();
+                return request.get();
+            };
+            return lane.run(target.rows(), sent, result -> target.rows());
+        }
+        // A read of an item that has written nothing yet gives up when the scan is cancelled: the item is skipped.
+        return lane.run(target.rows(), request, result -> result instanceof Page page ? page.rows().size() : target.rows(),
+                !writes.hasWritten());
     }
 
     @Override

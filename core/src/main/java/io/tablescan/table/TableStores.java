@@ -29,9 +29,9 @@ public final class TableStores {
      * One item's store of a capped scan: reads of the source take from {@code read}, writes to the destination from
      * {@code write} (this process's shares of the scan's caps).
      */
-    public static TableStore capped(TableStore item, ScanSpec spec, Lane read, Lane write) {
+    public static TableStore capped(TableStore item, ScanSpec spec, Lane read, Lane write, ItemWrites writes) {
         return new RateLimitedTableStore(item, spec.getSource().getTable(), read,
-                spec.getDestination() == null ? null : spec.getDestination().getTable(), write);
+                spec.getDestination() == null ? null : spec.getDestination().getTable(), write, writes);
     }
 
     /** A command's own requests outside any scan (filling the demo's, the sample's or the bench's table). */

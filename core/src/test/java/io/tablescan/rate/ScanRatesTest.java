@@ -2,6 +2,7 @@ package io.tablescan.rate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.runtime.ItemContext;
 import io.tablescan.schema.RateDemand;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.TableRef;
@@ -66,13 +67,55 @@ class ScanRatesTest {
         assertThat(rate).isBetween(400L, 550L);
     }
 
+    /**
+     * A cancelled scan's read still waiting for its share is not sent when its item has written nothing (the item is
+     * then skipped), and is when the item has written (what it wrote must be counted): a Ctrl-C of a job capped at
+     * 20 rows/s waited half a minute for such reads.
+     */
+    @Test
+    void aCancelledScansWaitingReadGivesUpUnlessItsItemHasWritten() throws Exception {
+        ScanSpec slow = ScanSpec.newBuilder(spec).setScanId("scan-cancelled").setLimits(Map.of("read", 1L)).build();
+        ScanRates rates = new ScanRates(board.process(), 200);
+        processes.add(rates);
+        ItemContext wrote = new ItemContext(slow);
+        wrote.writing();
+        // a first page goes at once (the bucket is not in debt) and leaves it 100 s in debt at 1 row/s
+        TableStores.capped(store, slow, rates.lane(slow, Direction.READ), rates.lane(slow, Direction.WRITE),
+                new ItemContext(slow)).query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
+        List<java.util.concurrent.CompletableFuture<Object>> reads = new ArrayList<>();
+        for (ItemContext item : List.of(new ItemContext(slow), wrote)) {
+            TableStore limited = TableStores.capped(store, slow, rates.lane(slow, Direction.READ),
+                    rates.lane(slow, Direction.WRITE), item);
+            reads.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            }, Thread::startVirtualThread));
+        }
+        long deadline = System.nanoTime() + 10_000_000_000L; // both items' reads waiting for the share
+        while (rates.lane(slow, Direction.READ).active() < 2 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(store.requests.get()).isEqualTo(1);
+        assertThat(reads).noneMatch(java.util.concurrent.CompletableFuture::isDone);
+
+        rates.cancelled("scan-cancelled", true);
+        assertThat(reads.get(0).get(5, java.util.concurrent.TimeUnit.SECONDS)).as("the item that wrote nothing")
+                .isInstanceOf(WaitStoppedException.class);
+        assertThat(reads.get(1)).as("the item that wrote, still waiting").isNotDone();
+        rates.stopWaits();
+        assertThat(reads.get(1).get(5, java.util.concurrent.TimeUnit.SECONDS)).isInstanceOf(WaitStoppedException.class);
+    }
+
     @Test
     void aDeleteJobsDeletesTakeItsWriteCap() throws InterruptedException {
         ScanSpec deletes = ScanSpec.newBuilder(spec).setScanId("scan-deletes").setLimits(Map.of("write", 500L)).build();
         ScanRates rates = new ScanRates(board.process(), 200);
         processes.add(rates);
         TableStore limited = TableStores.capped(store, deletes, rates.lane(deletes, Direction.READ),
-                rates.lane(deletes, Direction.WRITE));
+                rates.lane(deletes, Direction.WRITE), new ItemContext(deletes));
         List<TableStore.Version> batch = java.util.stream.IntStream.range(0, 50)
                 .mapToObj(i -> new TableStore.Version("r" + i, null)).toList();
         threads.add(Thread.ofPlatform().daemon().start(() -> {
@@ -142,7 +185,7 @@ class ScanRatesTest {
         processes.add(rates);
         for (int i = 0; i < n; i++) {
             TableStore limited = TableStores.capped(store, spec, rates.lane(spec, Direction.READ),
-                    rates.lane(spec, Direction.WRITE));
+                    rates.lane(spec, Direction.WRITE), new ItemContext(spec));
             Thread t = Thread.ofPlatform().daemon().start(() -> {
                 while (!stop.get()) {
                     limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
