@@ -54,9 +54,10 @@ public final class Lane {
     }
 
     /**
-     * As {@link #run(long, Supplier, ToLongFunction)}; with {@code mayGiveUp}, a request still waiting for its share
-     * when the scan is cancelled is not sent ({@link WaitStoppedException}): an item that has written nothing yet is
-     * skipped then, not kept waiting for a share a low cap lets through seconds later (a Ctrl-C waited half a minute).
+     * As {@link #run(long, Supplier, ToLongFunction)}; with {@code mayGiveUp}, a request of a cancelled scan is not
+     * sent, whether it is waiting for its share when the cancel comes or starts after ({@link WaitStoppedException}):
+     * an item that has written nothing yet is skipped then, not kept waiting for a share a low cap lets through
+     * seconds later (a Ctrl-C waited half a minute).
      */
     public <T> T run(long n, Supplier<T> request, ToLongFunction<T> used, boolean mayGiveUp) {
         if (cap <= 0) {
@@ -99,7 +100,7 @@ public final class Lane {
         }
         if (!taken) {
             active.decrementAndGet();
-            throw new WaitStoppedException();
+            throw new WaitStoppedException(!stopped);
         }
     }
 

@@ -64,7 +64,7 @@ public final class ScanRates implements AutoCloseable {
     public Lane lane(ScanSpec spec, Direction direction) {
         String key = spec.getScanId() + "/" + direction.key;
         lastUsed.put(key, System.currentTimeMillis());
-        return lanes.computeIfAbsent(key, k -> {
+        Lane made = lanes.computeIfAbsent(key, k -> {
             Lane lane = new Lane(spec.getScanId(), direction, cap(spec, direction));
             if (stopped) {
                 lane.stop();
@@ -77,6 +77,10 @@ public final class ScanRates implements AutoCloseable {
                     .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
             return lane;
         });
+        if (cancelled.contains(spec.getScanId())) { // a cancel seen while it was made, before the map held it
+            made.cancelled(true);
+        }
+        return made;
     }
 
     /** The scan was cancelled, or its cancel withdrawn (see {@link Lane#run(long, java.util.function.Supplier,

@@ -162,10 +162,11 @@ final class ItemProcessor<T extends SpecificRecord> {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
         } catch (RuntimeException | LinkageError | AssertionError e) {
+            if (WaitStoppedException.cancelledIn(e) && !context.hasWritten()) { // its scan cancelled: skipped
+                long[] counts = counts(context);
+                return record -> new Outcome(List.of(), spec.getScanId(), kind, depth, null, null, counts);
+            }
             if (WaitStoppedException.in(e)) {
-                if (cancelled.test(spec.getScanId()) && !context.hasWritten()) { // cancelled, nothing written
-                    return record -> new Outcome(List.of(), spec.getScanId(), kind, depth, null, null, null); // skipped
-                }
                 return record -> null; // not sent as the workers stop: left undone, for whoever consumes it next
             }
             // A broken dependency (LinkageError) fails the item, not the worker thread: parked, counted, visible.

@@ -43,6 +43,8 @@ public final class WorkerSettings {
     private ScanRates rates;
     /** Scans a throttle record named, capped or not: their items take shares too from then on (a cache too). */
     private final java.util.Set<String> throttled = ConcurrentHashMap.newKeySet();
+    /** The scans a cancel record named, for the shares made after it was seen (see {@link #cancelSeen}). */
+    private final java.util.Set<String> cancelledScans = ConcurrentHashMap.newKeySet();
 
     public WorkerSettings(KafkaSettings kafka, Accounts accounts, int maxInFlight, RetryPolicy retry,
             int topicPartitions, Optional<Short> topicReplication) {
@@ -238,6 +240,11 @@ public final class WorkerSettings {
      */
     public void cancelSeen(String scanId, boolean cancelled) {
         synchronized (stores) {
+            if (cancelled) {
+                cancelledScans.add(scanId);
+            } else {
+                cancelledScans.remove(scanId);
+            }
             if (rates != null) {
                 rates.cancelled(scanId, cancelled);
             }
@@ -274,6 +281,7 @@ public final class WorkerSettings {
         synchronized (stores) {
             if (rates == null) {
                 rates = new ScanRates(new RateDemandBoard(kafka), 1000);
+                cancelledScans.forEach(scanId -> rates.cancelled(scanId, true));
             }
             return rates;
         }

@@ -8,8 +8,9 @@ import java.util.function.Supplier;
 /**
  * One item's store of a capped scan: a read of the source takes a page's worth of the read share first and gives
  * back what the page did not hold; a write to the destination, and a batch of deletes (a mirror's there, a delete
- * job's in its source), takes its rows' worth of the write share. A read still waiting for its share when the scan
- * is cancelled is not sent if the item has written nothing yet (see {@link ItemWrites}). Other requests (the destination's reads of a verify, table admin) pass as they are.
+ * job's in its source), takes its rows' worth of the write share. A read of a cancelled scan, waiting for its share
+ * when the cancel comes or started after, is not sent if the item has written nothing yet (see {@link ItemWrites}).
+ * Other requests (the destination's reads of a verify, table admin) pass as they are.
  */
 final class RateLimitedTableStore extends InterceptingTableStore {
     private final String source;

@@ -352,6 +352,24 @@ class WorkerRuntimeTest {
         assertThat(producer.transactionCommitted()).as("offsets still move on").isTrue();
     }
 
+    /**
+     * An item whose read gave up as its scan was cancelled, having written nothing, is skipped and committed at once,
+     * even before this runtime's own follower has seen the cancel (another runtime of the process saw it first): not
+     * left undone while the worker runs, which would keep the scan's items open.
+     */
+    @Test
+    void anItemWhoseReadGaveUpAsItsScanWasCancelledIsSkippedAndCommitted() {
+        runWith(runtime(handler(item -> {
+            throw new IllegalStateException("read failed", new io.tablescan.rate.WaitStoppedException(true));
+        })), root());
+
+        assertThat(sentTo(Namespace.DEFAULT.deadLetters())).as("parked").isEmpty();
+        ScanEvent event = onlyEvent();
+        assertThat(event.getSkipped().getPrefixQueries()).isEqualTo(1);
+        assertThat(event.getFailed().getPrefixQueries()).isZero();
+        assertThat(producer.transactionCommitted()).as("its offset moves on").isTrue();
+    }
+
     @Test
     void undecodableRecordsAreParkedWithTheirReasonAndNotCounted() {
         runWith(runtime(handler(item -> new ItemHandler.Result(List.of(), 0, 0, 0))),
