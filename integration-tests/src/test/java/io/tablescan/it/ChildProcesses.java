@@ -63,7 +63,7 @@ final class ChildProcesses implements AutoCloseable {
      * SIGINT at its default: run from a script's background job (CI runners, nohup), this JVM inherited SIGINT as
      * ignored, and so would every child, which would then never see the Ctrl-C a test sends it.
      */
-    Process start(String label, Map<String, String> env, List<String> command) {
+    synchronized Process start(String label, Map<String, String> env, List<String> command) {
         if (labels.add(label)) { // a log left by an earlier run of the test is not this run's
             try {
                 Files.deleteIfExists(logs.resolve(label + ".log"));
@@ -125,9 +125,13 @@ final class ChildProcesses implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!processes.isEmpty()) {
-            stop(processes.subList(1, processes.size()));
-            stop(processes.subList(0, 1));
+        List<Process> started;
+        synchronized (this) { // a cluster's tests may start commands from two threads
+            started = List.copyOf(processes);
+        }
+        if (!started.isEmpty()) {
+            stop(started.subList(1, started.size()));
+            stop(started.subList(0, 1));
         }
     }
 

@@ -5,12 +5,20 @@ import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.TestClassOrder;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
- * The tests of a cluster of worker processes ({@link SharedCluster}), in one class: one fork runs them one after the
- * other on one cluster, started once (about eight JVMs) and stopped when they are done, and the other fork starts
- * none. Apart, in two forks, a run started up to three such clusters and kept two until the end. The kill matrix
- * comes last: it kills workers of every kind, and stops the copy-workers.
+ * The tests of a cluster of worker processes ({@link SharedCluster}), in one class: one fork runs them on one
+ * cluster, started once (about eight JVMs) and stopped when they are done, and the other fork starts none. Apart, in
+ * two forks, a run started up to three such clusters and kept two until the end.
+ *
+ * <p>First the clients' test and the export's edges, at the same time ({@link Together}): both mostly wait (for caps
+ * they lift, for commands' JVMs, for a cancel), neither kills a worker, and each tells its scans apart by its own
+ * tables; two jobs at once on one cluster is also how it is used. Then, alone, the export that kills a copy-worker (a
+ * killed worker's items are taken again, and the clients' Ctrl-C check counts what a copy-worker wrote), and last the
+ * kill matrix: it kills workers of every kind, and stops the copy-workers. {@link ClassCpu}'s lines for the two
+ * tests that overlap each hold the CPU of their common time; the outer class's line is the whole.
  */
 @TestClassOrder(ClassOrderer.OrderAnnotation.class)
 class ClusterIT {
@@ -21,7 +29,15 @@ class ClusterIT {
 
     @Nested
     @Order(1)
-    class Clients extends ClusterClientIT {}
+    class Together {
+        @Nested
+        @Execution(ExecutionMode.CONCURRENT)
+        class Clients extends ClusterClientIT {}
+
+        @Nested
+        @Execution(ExecutionMode.CONCURRENT)
+        class ExportEdges extends ClusterExportEdgesIT {}
+    }
 
     @Nested
     @Order(2)
@@ -29,9 +45,5 @@ class ClusterIT {
 
     @Nested
     @Order(3)
-    class ExportEdges extends ClusterExportEdgesIT {}
-
-    @Nested
-    @Order(4)
     class KillMatrix extends KillMatrixIT {}
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p>Its environment serves every user: the Blob account by key ({@code backups}) and by SAS token ({@code sasblob}),
  * and every process logs at DEBUG with the SDK's HTTP headers, so that a test may look for secrets in any process's
- * output. Its users run one after another (their classes run same_thread), tell their scans apart by their own
+ * output. Its users ({@link ClusterIT}'s nested classes; two of them at once) tell their scans apart by their own
  * tables, and leave it whole: a test that kills a worker restarts it, and a worker found dead when the next test asks
  * is restarted before that test gets the cluster.
  */
