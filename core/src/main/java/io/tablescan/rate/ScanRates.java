@@ -33,6 +33,7 @@ public final class ScanRates implements AutoCloseable {
 
     private final Demands board;
     private final long tickMillis;
+    private final long idleMillis;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     /** Set by {@link #stopWaits}: every lane, made before or after, gives up its waits. */
     private volatile boolean stopped;
@@ -44,8 +45,14 @@ public final class ScanRates implements AutoCloseable {
 
     /** Shares through {@code board}, every {@code tickMillis} (1,000 in a worker: demands are per second). */
     public ScanRates(Demands board, long tickMillis) {
+        this(board, tickMillis, IDLE_MILLIS);
+    }
+
+    /** As above, forgetting a lane once it has been idle {@code idleMillis} (a test's own). */
+    ScanRates(Demands board, long tickMillis, long idleMillis) {
         this.board = board;
         this.tickMillis = tickMillis;
+        this.idleMillis = idleMillis;
         ticker.scheduleAtFixedRate(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
     }
 
@@ -60,7 +67,12 @@ public final class ScanRates implements AutoCloseable {
         return cap == null || cap < 0 ? 0 : cap;
     }
 
-    /** This process's share of a capped scan's cap in one direction (its table stores take from it). */
+    /**
+     * This process's share of a capped scan's cap in one direction. Ask for it at each request, not once an item: a
+     * lane idle for a minute is forgotten, and a store that kept it would then take from a bucket of its own beside
+     * the one the process's other requests share (its process over its share, and no throttle, cancel or stop
+     * reaching it).
+     */
     public Lane lane(ScanSpec spec, Direction direction) {
         String key = spec.getScanId() + "/" + direction.key;
         lastUsed.put(key, System.currentTimeMillis());
@@ -151,9 +163,11 @@ public final class ScanRates implements AutoCloseable {
         return Shares.share(target, lane.lastDemand, others, known, othersRate, seen);
     }
 
+    /** Forgets the lanes nobody asked for lately and no request is waiting in or running through. */
     private void forgetIdle(long now) {
         lastUsed.entrySet().removeIf(e -> {
-            if (now - e.getValue() > IDLE_MILLIS) {
+            Lane lane = lanes.get(e.getKey());
+            if (now - e.getValue() > idleMillis && (lane == null || lane.active() == 0)) {
                 lanes.remove(e.getKey());
                 return true;
             }

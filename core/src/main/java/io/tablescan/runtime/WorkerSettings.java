@@ -205,9 +205,7 @@ public final class WorkerSettings {
     private TableStore capped(TableStore store, RetryCounter counter) {
         if (counter instanceof ItemContext item
                 && (ScanRates.capped(item.spec()) || throttled.contains(item.spec().getScanId()))) {
-            ScanRates rates = rates();
-            return TableStores.capped(store, item.spec(), rates.lane(item.spec(), Direction.READ),
-                    rates.lane(item.spec(), Direction.WRITE), item);
+            return TableStores.capped(store, item.spec(), rates(), item);
         }
         return store;
     }

@@ -1,6 +1,9 @@
 package io.tablescan.table;
 
+import io.tablescan.rate.Direction;
 import io.tablescan.rate.Lane;
+import io.tablescan.rate.ScanRates;
+import io.tablescan.schema.ScanSpec;
 import io.tablescan.spi.Page;
 import io.tablescan.spi.TableStore;
 import java.util.function.Supplier;
@@ -10,36 +13,39 @@ import java.util.function.Supplier;
  * back what the page did not hold; a write to the destination, and a batch of deletes (a mirror's there, a delete
  * job's in its source), takes its rows' worth of the write share. A read of a cancelled scan, waiting for its share
  * when the cancel comes or started after, is not sent if the item has written nothing yet (see {@link ItemWrites}).
- * Other requests (the destination's reads of a verify, table admin) pass as they are.
+ * Other requests (the destination's reads of a verify, table admin) pass as they are. The lane is asked for at each
+ * request ({@link ScanRates#lane}): an item may outlast a lane's idle minute (a long write at a low write cap leaves
+ * its read lane idle).
  */
 final class RateLimitedTableStore extends InterceptingTableStore {
+    private final ScanSpec spec;
+    private final ScanRates rates;
     private final String source;
-    private final Lane read;
     private final String destination;
-    private final Lane write;
     private final ItemWrites writes;
 
-    RateLimitedTableStore(TableStore store, String source, Lane read, String destination, Lane write,
-            ItemWrites writes) {
+    RateLimitedTableStore(TableStore store, ScanSpec spec, ScanRates rates, ItemWrites writes) {
         super(store);
-        this.source = source;
-        this.read = read;
-        this.destination = destination;
-        this.write = write;
+        this.spec = spec;
+        this.rates = rates;
+        this.source = spec.getSource().getTable();
+        this.destination = spec.getDestination() == null ? null : spec.getDestination().getTable();
         this.writes = writes;
     }
 
     @Override
     protected <T> T call(String operation, Target target, Supplier<T> request) {
-        Lane lane = operation.equals("query") && target.table().equals(source) ? read
-                : operation.equals("upsert") && target.table().equals(destination) ? write
+        Direction direction = operation.equals("query") && target.table().equals(source) ? Direction.READ
+                : operation.equals("upsert") && target.table().equals(destination) ? Direction.WRITE
                 // a mirror's deletes in its destination; a delete job's in its source (it has no destination)
-                : operation.equals("delete") && target.table().equals(destination != null ? destination : source) ? write
+                : operation.equals("delete") && target.table().equals(destination != null ? destination : source)
+                        ? Direction.WRITE
                 : null;
-        if (lane == null) {
+        if (direction == null) {
             return request.get();
         }
-        if (lane == write) {
+        Lane lane = rates.lane(spec, direction);
+        if (direction == Direction.WRITE) {
             Supplier<T> sent = () -> {
                 writes.writing();
                 return request.get();

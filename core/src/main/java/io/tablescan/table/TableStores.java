@@ -1,6 +1,6 @@
 package io.tablescan.table;
 
-import io.tablescan.rate.Lane;
+import io.tablescan.rate.ScanRates;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.spi.TableStore;
 
@@ -26,12 +26,11 @@ public final class TableStores {
     }
 
     /**
-     * One item's store of a capped scan: reads of the source take from {@code read}, writes to the destination from
-     * {@code write} (this process's shares of the scan's caps).
+     * One item's store of a capped scan: reads of the source and writes to the destination take from this process's
+     * shares of the scan's caps ({@code rates}' lanes).
      */
-    public static TableStore capped(TableStore item, ScanSpec spec, Lane read, Lane write, ItemWrites writes) {
-        return new RateLimitedTableStore(item, spec.getSource().getTable(), read,
-                spec.getDestination() == null ? null : spec.getDestination().getTable(), write, writes);
+    public static TableStore capped(TableStore item, ScanSpec spec, ScanRates rates, ItemWrites writes) {
+        return new RateLimitedTableStore(item, spec, rates, writes);
     }
 
     /** A command's own requests outside any scan (filling the demo's, the sample's or the bench's table). */

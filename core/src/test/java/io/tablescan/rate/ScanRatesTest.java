@@ -80,12 +80,11 @@ class ScanRatesTest {
         ItemContext wrote = new ItemContext(slow);
         wrote.writing();
         // a first page goes at once (the bucket is not in debt) and leaves it 100 s in debt at 1 row/s
-        TableStores.capped(store, slow, rates.lane(slow, Direction.READ), rates.lane(slow, Direction.WRITE),
-                new ItemContext(slow)).query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
+        TableStores.capped(store, slow, rates, new ItemContext(slow))
+                .query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
         List<java.util.concurrent.CompletableFuture<Object>> reads = new ArrayList<>();
         for (ItemContext item : List.of(new ItemContext(slow), wrote)) {
-            TableStore limited = TableStores.capped(store, slow, rates.lane(slow, Direction.READ),
-                    rates.lane(slow, Direction.WRITE), item);
+            TableStore limited = TableStores.capped(store, slow, rates, item);
             reads.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {
                     return limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
@@ -109,13 +108,64 @@ class ScanRatesTest {
         assertThat(reads.get(1).get(5, java.util.concurrent.TimeUnit.SECONDS)).isInstanceOf(WaitStoppedException.class);
     }
 
+    /**
+     * A lane forgotten for idleness while a request still waits in it left that request, and the store that held
+     * the lane, outside the process's share: the next item's requests got a fresh bucket beside the one in debt, and a
+     * stop no longer reached the waiting request. A lane with a request in it is kept; once idle, it goes.
+     */
+    @Test
+    void aLaneIsNotForgottenWhileARequestWaitsInIt() throws Exception {
+        ScanSpec slow = ScanSpec.newBuilder(spec).setScanId("scan-idle").setLimits(Map.of("read", 10L)).build();
+        ScanRates rates = new ScanRates(board.process(), 3_600_000, -1); // ticks by hand; idle as soon as unused
+        processes.add(rates);
+        Lane lane = rates.lane(slow, Direction.READ);
+        lane.run(100, () -> null, r -> 100); // passes at once, and leaves the bucket 10 s or more in debt
+        var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return lane.run(100, () -> "sent", r -> 100);
+            } catch (RuntimeException e) {
+                return e;
+            }
+        }, Thread::startVirtualThread);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (lane.active() < 1 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(lane.active()).as("a request waiting for its share").isEqualTo(1);
+
+        rates.tick();
+        assertThat(rates.lane(slow, Direction.READ)).as("the lane a request waits in").isSameAs(lane);
+        rates.stopWaits();
+        assertThat(waiting.get(5, java.util.concurrent.TimeUnit.SECONDS)).as("the stop reached it")
+                .isInstanceOf(WaitStoppedException.class);
+
+        rates.tick();
+        assertThat(rates.lane(slow, Direction.READ)).as("idle, nothing in it: forgotten").isNotSameAs(lane);
+    }
+
+    /** An item's store asks for the lane at each request: after its lane was forgotten, it takes from the new one. */
+    @Test
+    void anItemsStoreTakesFromTheLaneItsProcessHasNow() {
+        ScanSpec capped = ScanSpec.newBuilder(spec).setScanId("scan-relane").setLimits(Map.of("read", 1_000_000L))
+                .build();
+        ScanRates rates = new ScanRates(board.process(), 3_600_000, -1);
+        processes.add(rates);
+        TableStore limited = TableStores.capped(store, capped, rates, new ItemContext(capped));
+        limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
+        Lane first = rates.lane(capped, Direction.READ);
+        rates.tick(); // idle, nothing in it: forgotten
+        Lane now = rates.lane(capped, Direction.READ);
+        assertThat(now).isNotSameAs(first);
+        limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
+        assertThat(now.takeRows()).as("rows the item's next read took from the process's lane").isEqualTo(100);
+    }
+
     @Test
     void aDeleteJobsDeletesTakeItsWriteCap() throws InterruptedException {
         ScanSpec deletes = ScanSpec.newBuilder(spec).setScanId("scan-deletes").setLimits(Map.of("write", 500L)).build();
         ScanRates rates = new ScanRates(board.process(), 200);
         processes.add(rates);
-        TableStore limited = TableStores.capped(store, deletes, rates.lane(deletes, Direction.READ),
-                rates.lane(deletes, Direction.WRITE), new ItemContext(deletes));
+        TableStore limited = TableStores.capped(store, deletes, rates, new ItemContext(deletes));
         List<TableStore.Version> batch = java.util.stream.IntStream.range(0, 50)
                 .mapToObj(i -> new TableStore.Version("r" + i, null)).toList();
         threads.add(Thread.ofPlatform().daemon().start(() -> {
@@ -184,8 +234,7 @@ class ScanRatesTest {
         ScanRates rates = new ScanRates(board.process(), 200);
         processes.add(rates);
         for (int i = 0; i < n; i++) {
-            TableStore limited = TableStores.capped(store, spec, rates.lane(spec, Direction.READ),
-                    rates.lane(spec, Direction.WRITE), new ItemContext(spec));
+            TableStore limited = TableStores.capped(store, spec, rates, new ItemContext(spec));
             Thread t = Thread.ofPlatform().daemon().start(() -> {
                 while (!stop.get()) {
                     limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
