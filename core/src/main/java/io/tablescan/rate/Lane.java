@@ -25,6 +25,8 @@ public final class Lane {
     boolean wanted;
     /** The demand the last tick published. */
     volatile int lastDemand;
+    /** When a request last asked for this lane (see {@link ScanRates#lane}), ms. */
+    volatile long lastUsed = System.currentTimeMillis();
 
     Lane(String scanId, Direction direction, long specCap) {
         this.scanId = scanId;
@@ -37,6 +39,14 @@ public final class Lane {
     /** Requests of this lane waiting for their share or under way. */
     int active() {
         return active.get();
+    }
+
+    /**
+     * Nobody asked for it for {@code idleMillis}, no request is in it, and it owes nothing: a lane made again in its
+     * place would let through nothing this one would not.
+     */
+    boolean idle(long now, long idleMillis) {
+        return now - lastUsed > idleMillis && active.get() == 0 && !bucket.inDebt();
     }
 
     /** The scan's cap in this direction now, rows/s (0: none). */

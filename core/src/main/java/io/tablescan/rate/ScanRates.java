@@ -37,7 +37,6 @@ public final class ScanRates implements AutoCloseable {
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     /** Set by {@link #stopWaits}: every lane, made before or after, gives up its waits. */
     private volatile boolean stopped;
-    private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
     /** The scans seen cancelled: their lanes, made before or after, let waiting requests that may give up go. */
     private final java.util.Set<String> cancelled = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
@@ -69,30 +68,39 @@ public final class ScanRates implements AutoCloseable {
 
     /**
      * This process's share of a capped scan's cap in one direction. Ask for it at each request, not once an item: a
-     * lane idle for a minute is forgotten, and a store that kept it would then take from a bucket of its own beside
-     * the one the process's other requests share (its process over its share, and no throttle, cancel or stop
-     * reaching it).
+     * lane nobody asked for in a minute, with nothing in it and nothing owed, is forgotten, and a store that kept it
+     * would then take from a bucket of its own beside the one the process's other requests share (its process over
+     * its share, and no throttle, cancel or stop reaching it).
      */
     public Lane lane(ScanSpec spec, Direction direction) {
         String key = spec.getScanId() + "/" + direction.key;
-        lastUsed.put(key, System.currentTimeMillis());
-        Lane made = lanes.computeIfAbsent(key, k -> {
-            Lane lane = new Lane(spec.getScanId(), direction, cap(spec, direction));
-            if (stopped) {
-                lane.stop();
+        // made or stamped under the map's lock for the key, as forgetIdle decides: a lane handed out here is never
+        // one that is being forgotten
+        Lane made = lanes.compute(key, (k, lane) -> {
+            if (lane == null) {
+                lane = newLane(spec, direction);
             }
-            lane.cancelled(cancelled.contains(spec.getScanId()));
-            Gauge.builder("tablescan.rate.cap", lane, l -> l.cap).description("A capped scan's cap, rows/s (0: none)")
-                    .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
-            Gauge.builder("tablescan.rate.share", lane.bucket, TokenBucket::rate)
-                    .description("This process's share of a capped scan's cap, rows/s")
-                    .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
+            lane.lastUsed = System.currentTimeMillis();
             return lane;
         });
         if (cancelled.contains(spec.getScanId())) { // a cancel seen while it was made, before the map held it
             made.cancelled(true);
         }
         return made;
+    }
+
+    private Lane newLane(ScanSpec spec, Direction direction) {
+        Lane lane = new Lane(spec.getScanId(), direction, cap(spec, direction));
+        if (stopped) {
+            lane.stop();
+        }
+        lane.cancelled(cancelled.contains(spec.getScanId()));
+        Gauge.builder("tablescan.rate.cap", lane, l -> l.cap).description("A capped scan's cap, rows/s (0: none)")
+                .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
+        Gauge.builder("tablescan.rate.share", lane.bucket, TokenBucket::rate)
+                .description("This process's share of a capped scan's cap, rows/s")
+                .tags(Tags.of("scan", spec.getScanId(), "direction", direction.key)).register(Metrics.globalRegistry);
+        return lane;
     }
 
     /** The scan was cancelled, or its cancel withdrawn (see {@link Lane#run(long, java.util.function.Supplier,
@@ -163,16 +171,11 @@ public final class ScanRates implements AutoCloseable {
         return Shares.share(target, lane.lastDemand, others, known, othersRate, seen);
     }
 
-    /** Forgets the lanes nobody asked for lately and no request is waiting in or running through. */
+    /** Forgets the lanes that are idle ({@link Lane#idle}), each under the map's lock for its key. */
     private void forgetIdle(long now) {
-        lastUsed.entrySet().removeIf(e -> {
-            Lane lane = lanes.get(e.getKey());
-            if (now - e.getValue() > idleMillis && (lane == null || lane.active() == 0)) {
-                lanes.remove(e.getKey());
-                return true;
-            }
-            return false;
-        });
+        for (String key : lanes.keySet()) {
+            lanes.computeIfPresent(key, (k, lane) -> lane.idle(now, idleMillis) ? null : lane);
+        }
     }
 
     @Override

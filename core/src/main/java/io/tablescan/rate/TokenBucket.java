@@ -80,6 +80,15 @@ public final class TokenBucket {
         return Math.max(1, (long) (-tokens / rate * 1e9));
     }
 
+    /** Whether requests taken so far are not yet paid for at today's rate: the next one would wait. */
+    public synchronized boolean inDebt() {
+        if (rate <= 0) {
+            return false;
+        }
+        refill();
+        return tokens < 0;
+    }
+
     /** Gives back tokens taken but not used (a page shorter than its size). */
     public synchronized void refund(double n) {
         if (rate > 0) {

@@ -109,17 +109,17 @@ class ScanRatesTest {
     }
 
     /**
-     * A lane forgotten for idleness while a request still waits in it left that request, and the store that held
-     * the lane, outside the process's share: the next item's requests got a fresh bucket beside the one in debt, and a
-     * stop no longer reached the waiting request. A lane with a request in it is kept; once idle, it goes.
+     * A lane forgotten for idleness while a request still waited in it, or while it still owed for requests let
+     * through, left the process with a fresh bucket beside it: over its share, and a stop no longer reached the
+     * waiting request. A lane with a request in it, or in debt, is kept; once idle and paid for, it goes.
      */
     @Test
-    void aLaneIsNotForgottenWhileARequestWaitsInIt() throws Exception {
-        ScanSpec slow = ScanSpec.newBuilder(spec).setScanId("scan-idle").setLimits(Map.of("read", 10L)).build();
+    void aLaneIsKeptWhileARequestWaitsInItOrItOwes() throws Exception {
+        ScanSpec slow = ScanSpec.newBuilder(spec).setScanId("scan-idle").setLimits(Map.of("read", 1_000L)).build();
         ScanRates rates = new ScanRates(board.process(), 3_600_000, -1); // ticks by hand; idle as soon as unused
         processes.add(rates);
         Lane lane = rates.lane(slow, Direction.READ);
-        lane.run(100, () -> null, r -> 100); // passes at once, and leaves the bucket 10 s or more in debt
+        lane.run(2_000, () -> null, r -> 2_000); // passes at once, and leaves the bucket in debt
         var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
                 return lane.run(100, () -> "sent", r -> 100);
@@ -127,20 +127,44 @@ class ScanRatesTest {
                 return e;
             }
         }, Thread::startVirtualThread);
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (lane.active() < 1 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(lane.active()).as("a request waiting for its share").isEqualTo(1);
+        awaitTrue(() -> lane.active() == 1, "a request waiting for its share");
 
-        rates.tick();
+        rates.tick(); // the whole cap now (alone): 2 s of debt left at most
         assertThat(rates.lane(slow, Direction.READ)).as("the lane a request waits in").isSameAs(lane);
         rates.stopWaits();
         assertThat(waiting.get(5, java.util.concurrent.TimeUnit.SECONDS)).as("the stop reached it")
                 .isInstanceOf(WaitStoppedException.class);
-
+        if (lane.bucket.inDebt()) {
+            rates.tick();
+            assertThat(rates.lane(slow, Direction.READ)).as("nothing in it, but in debt").isSameAs(lane);
+        }
+        awaitTrue(() -> !lane.bucket.inDebt(), "the debt paid");
         rates.tick();
-        assertThat(rates.lane(slow, Direction.READ)).as("idle, nothing in it: forgotten").isNotSameAs(lane);
+        assertThat(rates.lane(slow, Direction.READ)).as("idle, nothing in it, nothing owed: forgotten")
+                .isNotSameAs(lane);
+    }
+
+    /** A request under way (sent, its answer awaited) keeps its lane too: what it does not use goes back to it. */
+    @Test
+    void aLaneIsKeptWhileARequestIsUnderWay() throws Exception {
+        ScanSpec fast = ScanSpec.newBuilder(spec).setScanId("scan-underway").setLimits(Map.of("read", 1_000_000L))
+                .build();
+        ScanRates rates = new ScanRates(board.process(), 3_600_000, -1);
+        processes.add(rates);
+        Lane lane = rates.lane(fast, Direction.READ);
+        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+        var running = java.util.concurrent.CompletableFuture.runAsync(() -> lane.run(10, () -> {
+            try {
+                return answered.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, r -> 10), Thread::startVirtualThread);
+        awaitTrue(() -> lane.active() == 1 && !lane.bucket.inDebt(), "a request under way, paid for");
+        rates.tick();
+        assertThat(rates.lane(fast, Direction.READ)).as("the lane a request is under way in").isSameAs(lane);
+        answered.countDown();
+        running.get(5, java.util.concurrent.TimeUnit.SECONDS);
     }
 
     /** An item's store asks for the lane at each request: after its lane was forgotten, it takes from the new one. */
@@ -153,11 +177,21 @@ class ScanRatesTest {
         TableStore limited = TableStores.capped(store, capped, rates, new ItemContext(capped));
         limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
         Lane first = rates.lane(capped, Direction.READ);
-        rates.tick(); // idle, nothing in it: forgotten
+        awaitTrue(() -> !first.bucket.inDebt(), "the read paid for");
+        rates.tick(); // idle, nothing in it, nothing owed: forgotten
         Lane now = rates.lane(capped, Direction.READ);
         assertThat(now).isNotSameAs(first);
         limited.query("src", new KeyRange(null, null), new QueryOptions(100, null, null), null);
         assertThat(now.takeRows()).as("rows the item's next read took from the process's lane").isEqualTo(100);
+    }
+
+    /** Waits up to 10 s for {@code condition}, looking every 10 ms, then asserts it. */
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+        }
+        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     @Test
