@@ -29,34 +29,25 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A local job killed with SIGKILL at about half and run again with the same command resumes its scan on the kept
  * broker data: the result is exact, the source is not read again from the start, and the state folder is gone
  * after. The source's rows read, counted by a proxy in front of Azurite, by the killed run and its rerun together
  * are at most 1.3 times one uninterrupted run's. Also: a second run of a running job is refused, --restart starts
- * over, `jobs` lists and removes. The tests run at the same time, each on a source table of its own: their runs are
- * mostly waiting on slowed requests.
+ * over, `jobs` lists and removes.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class LocalResumeIT {
     private static final int ROWS = 2_000;
     private static final Pattern ROWS_DONE = Pattern.compile("(?m)^  .*items done .*?, ([\\d,]+) rows, ");
     private static final Pattern READS = Pattern.compile("requests:\\s+([\\d,]+) reads? of the source");
-    /** A source a test: the tests run at the same time (they mostly wait), and the proxy counts reads by table. */
     private static final String SOURCE = "resumesource";
-    private static final String EXPORT_SOURCE = "resumeexportsource";
-    private static final String JOBS_SOURCE = "resumejobssource";
     /** The runs' way to the source: counts the rows each query returned. */
     private static CountingProxy proxy;
 
     @BeforeAll
     static void source() throws Exception {
-        for (String source : List.of(SOURCE, EXPORT_SOURCE, JOBS_SOURCE)) {
-            SampleTable.write(LocalServices.store(), source, SampleTable.rows(ROWS), 8);
-        }
+        SampleTable.write(LocalServices.store(), SOURCE, SampleTable.rows(ROWS), 8);
         proxy = CountingProxy.start(LocalServices.azurite());
     }
 
@@ -76,9 +67,9 @@ class LocalResumeIT {
         return Map.of("TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", proxy.connectionString());
     }
 
-    private static List<String> args(String source, Path state, String... more) {
+    private static List<String> args(Path state, String... more) {
         List<String> args = new ArrayList<>(List.of(more));
-        args.addAll(List.of("--source-account", "emulator", "--source-table", source, "--page-size", "20",
+        args.addAll(List.of("--source-account", "emulator", "--source-table", "resumesource", "--page-size", "20",
                 "--state-dir", state.toString()));
         return args;
     }
@@ -86,7 +77,7 @@ class LocalResumeIT {
     @Test
     void aCopyKilledAtHalfResumesExactlyWithoutReadingTheSourceAgain() throws Exception {
         Path state = InterruptIT.temporaryFolder("resume-copy-state");
-        List<String> copy = args(SOURCE, state, "copy", "--dest-table", "resumecopy");
+        List<String> copy = args(state, "copy", "--dest-table", "resumecopy");
         try (ChildProcesses children = new ChildProcesses("resume-copy")) {
             long before = proxy.rowsRead(SOURCE);
             Process first = start(children, "first", slow(), copy);
@@ -129,30 +120,30 @@ class LocalResumeIT {
     void anExportKilledAtHalfResumesIntoOneFinishedExport() throws Exception {
         Path state = InterruptIT.temporaryFolder("resume-export-state");
         Path folder = InterruptIT.temporaryFolder("resume-export-files");
-        List<String> export = args(EXPORT_SOURCE, state, "export", "--to", folder.toString());
+        List<String> export = args(state, "export", "--to", folder.toString());
         Path uninterrupted = InterruptIT.temporaryFolder("resume-export-once");
         try (ChildProcesses children = new ChildProcesses("resume-export")) {
-            long before = proxy.rowsRead(EXPORT_SOURCE);
+            long before = proxy.rowsRead(SOURCE);
             Process first = start(children, "first", slow(), export);
             killMidway(children, "first", first);
             assertThat(folder.resolve(ExportClaim.NAME)).as("the killed run's claim").exists();
 
             String out = completed(fast(), export);
             assertThat(out).contains("resuming scan ").contains(String.format("exported %,d rows", ROWS));
-            long bothRuns = proxy.rowsRead(EXPORT_SOURCE) - before;
+            long bothRuns = proxy.rowsRead(SOURCE) - before;
 
-            long beforeOnce = proxy.rowsRead(EXPORT_SOURCE);
-            String once = completed(fast(), args(EXPORT_SOURCE, state, "export", "--to", uninterrupted.toString()));
+            long beforeOnce = proxy.rowsRead(SOURCE);
+            String once = completed(fast(), args(state, "export", "--to", uninterrupted.toString()));
             assertThat(once).as("the finished export next to it sizes this one").contains(
                     String.format("time left estimated for %,d rows, as many as the export in %s holds", ROWS, folder));
-            assertWithinBound("export", bothRuns, proxy.rowsRead(EXPORT_SOURCE) - beforeOnce);
+            assertWithinBound("export", bothRuns, proxy.rowsRead(SOURCE) - beforeOnce);
         }
         assertExportExact(folder);
         assertThat(folder.resolve(Manifest.NAME)).exists();
         assertThat(folder.resolve(ExportClaim.NAME)).doesNotExist();
         assertThat(jobDirs(state)).isEmpty();
         Cli.Run verify = Cli.run(fast(), "verify", "--from", folder.toString(), "--source-account", "emulator",
-                "--source-table", EXPORT_SOURCE, "--state-dir", state.toString());
+                "--source-table", "resumesource", "--state-dir", state.toString());
         assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
         try (Stream<Path> files = Files.list(folder)) {
             assertThat(files.filter(f -> f.toString().endsWith(".jsonl.gz")).count()).as("one file set")
@@ -164,12 +155,12 @@ class LocalResumeIT {
     void jobsListsAKilledJobAndRemovesItsState() throws Exception {
         Path state = InterruptIT.temporaryFolder("resume-jobs-state");
         try (ChildProcesses children = new ChildProcesses("resume-jobs")) {
-            Process count = start(children, "count", slow(), args(JOBS_SOURCE, state, "count"));
+            Process count = start(children, "count", slow(), args(state, "count"));
             killMidway(children, "count", count);
         }
         Cli.Run jobs = Cli.run("jobs", "--state-dir", state.toString());
         assertThat(jobs.exitCode()).isZero();
-        Matcher row = Pattern.compile("(?m)^([0-9a-f]{16})\\s+count\\s+resumejobssource").matcher(jobs.out());
+        Matcher row = Pattern.compile("(?m)^([0-9a-f]{16})\\s+count\\s+resumesource").matcher(jobs.out());
         assertThat(row.find()).as(jobs.out()).isTrue();
         Cli.Run removed = Cli.run("jobs", "remove", row.group(1), "--state-dir", state.toString());
         assertThat(removed.exitCode()).as(removed.err()).isZero();
@@ -259,7 +250,7 @@ class LocalResumeIT {
             }
         }
         Set<String> source = new HashSet<>();
-        RestTableReader.fromConnectionString(LocalServices.azurite().connectionString()).rows(EXPORT_SOURCE)
+        RestTableReader.fromConnectionString(LocalServices.azurite().connectionString()).rows(SOURCE)
                 .forEachRemaining(r -> source.add(r.partitionKey() + "\u0000" + r.rowKey()));
         assertThat(source).hasSize(ROWS);
         assertThat(exported).hasSize(ROWS).doesNotHaveDuplicates();
@@ -268,7 +259,7 @@ class LocalResumeIT {
 
     private static void assertExact(String copy) {
         RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
-        TableComparer.Result check = TableComparer.compare(rest, SOURCE, rest, copy);
+        TableComparer.Result check = TableComparer.compare(rest, "resumesource", rest, copy);
         assertThat(check.examples()).isEmpty();
         assertThat(check.destinationRows()).isEqualTo(ROWS);
     }
