@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SharedCluster.class)
 abstract class ClusterClientIT { // run by ClusterIT, on the fork's one cluster
-    private static final int ROWS = 2_000;
+    private static final int ROWS = 1_000;
     private static final Pattern SCAN = Pattern.compile("scan (scan-[A-Za-z0-9-]+):");
     static final Duration LONG = Duration.ofMinutes(3);
 
@@ -49,7 +49,7 @@ abstract class ClusterClientIT { // run by ClusterIT, on the fork's one cluster
         String kafka = cluster.kafka.bootstrapServers();
         assertThat(FreePorts.await(() -> ClusterJob.hasWorkers(cluster.kafka), Duration.ofSeconds(90), () -> true))
                 .as("workers and a ledger in their groups").isTrue();
-        // Each job is slow (5 rows/s: 2,000 rows would take 400 s) until the test has seen what it waits for: then its
+        // Each job is slow (5 rows/s: 1,000 rows would take 200 s) until the test has seen what it waits for: then its
         // cap is lifted or the job cancelled. So a job still runs when its client is killed or run again, even when a
         // command's JVM takes a minute to start on a loaded machine.
         String[] source = {"--source-account", "emulator", "--source-table", "clientsource", "--kafka", kafka,

@@ -48,7 +48,7 @@ abstract class ClusterExportEdgesIT { // run by ClusterIT, on the fork's one clu
     void racesCancelCtrlCAnUnreachableTargetAndNoSecretAnywhere(CrashIT.Cluster cluster) throws Exception {
         var tables = LocalServices.store();
         for (String t : List.of("edgea", "edgeb")) {
-            SampleTable.write(tables, t, SampleTable.rows(2_000), 8);
+            SampleTable.write(tables, t, SampleTable.rows(1_000), 8);
         }
         String blob = AzuriteBlob.shared().connectionString();
         var blobs = new BlobServiceClientBuilder().connectionString(blob).serviceVersion(BlobStore.SERVICE_VERSION)
@@ -69,27 +69,28 @@ abstract class ClusterExportEdgesIT { // run by ClusterIT, on the fork's one clu
                 Process p = label.equals("same-1") ? first : second;
                 assertThat(p.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
                 assertThat(p.exitValue()).as(cluster.children.output(label)).isZero();
-                assertThat(cluster.children.output(label)).contains("exported 2,000 rows in");
+                assertThat(cluster.children.output(label)).contains("exported 1,000 rows in");
             }
             assertThat(cluster.children.output("same-1") + cluster.children.output("same-2"))
                     .contains("the same job is running on the cluster as scan ");
             assertThat(scans(cluster)).as("one scan for both commands").hasSize(1);
             // Run again once finished: that export's result, with nothing said about a job to cancel or files written now
             assertThat(ClusterClientIT.run(cluster, "same-3", same)).isZero();
-            assertThat(cluster.children.output("same-3")).contains("has finished", "exported 2,000 rows in")
+            assertThat(cluster.children.output("same-3")).contains("has finished", "exported 1,000 rows in")
                     .doesNotContain("Ctrl-C cancels it", "files written in");
             assertThat(scans(cluster)).as("still one scan").hasSize(1);
 
-            // Two different exports onto one target at the same moment: one runs, the other is refused, writes nothing
-            Process a = cluster.children.start("race-a", cluster.env, export("edgea", "backups", "race", kafka, "0"));
-            Process b = cluster.children.start("race-b", cluster.env, export("edgeb", "backups", "race", kafka, "0"));
+            // Two different exports onto one target at the same moment: one runs, the other is refused, writes nothing.
+            // Each capped to last 20 s, so that the winner still holds the target when the loser's JVM asks for it.
+            Process a = cluster.children.start("race-a", cluster.env, export("edgea", "backups", "race", kafka, "50"));
+            Process b = cluster.children.start("race-b", cluster.env, export("edgeb", "backups", "race", kafka, "50"));
             assertThat(a.waitFor(LONG.toSeconds(), TimeUnit.SECONDS) && b.waitFor(LONG.toSeconds(), TimeUnit.SECONDS))
                     .isTrue();
             String loser = a.exitValue() == 0 ? "race-b" : "race-a";
             String winner = a.exitValue() == 0 ? "race-a" : "race-b";
             assertThat(List.of(a.exitValue(), b.exitValue())).as(cluster.children.output("race-a") + "\n"
                     + cluster.children.output("race-b")).containsExactlyInAnyOrder(0, 2);
-            assertThat(cluster.children.output(winner)).contains("exported 2,000 rows in");
+            assertThat(cluster.children.output(winner)).contains("exported 1,000 rows in");
             assertThat(cluster.children.output(loser).lines().filter(l -> l.contains("is being written by the export "
                     + "running as scan "))).as(cluster.children.output(loser)).hasSize(1);
             assertThat(cluster.children.output(loser)).doesNotContain("\tat io.tablescan");
@@ -100,8 +101,8 @@ abstract class ClusterExportEdgesIT { // run by ClusterIT, on the fork's one clu
                     || n.matches("race/part-\\d{5}-\\d{5}-[0-9a-f]+\\.jsonl\\.gz"));
 
             // Ctrl-C of the attached command cancels the job: no manifest, and the target is free again at once
-            // 100 s at 20 rows/s: still running when the signal lands however loaded the machine; it ends the job
-            String[] interrupted = export("edgeb", "sasblob", "interrupted", kafka, "20");
+            // 100 s at 10 rows/s: still running when the signal lands however loaded the machine; it ends the job
+            String[] interrupted = export("edgeb", "sasblob", "interrupted", kafka, "10");
             Process attached = cluster.children.start("ctrl-c", cluster.env, interrupted);
             String interruptedScan = ClusterClientIT.awaitScan(cluster, "ctrl-c", attached);
             ScanAwait.until(cluster.kafka, interruptedScan, s -> s.rowsRead() > 0, LONG);
@@ -117,12 +118,12 @@ abstract class ClusterExportEdgesIT { // run by ClusterIT, on the fork's one clu
             assertThat(again.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
             assertThat(again.exitValue()).as(cluster.children.output("ctrl-c-again")).isZero();
             assertThat(cluster.children.output("ctrl-c-again")).doesNotContain(interruptedScan)
-                    .contains("exported 2,000 rows in");
+                    .contains("exported 1,000 rows in");
 
             // tablescan cancel: the attached command fails in one line; the target has the failure, no manifest, no
             // claim; the topic goes; an export to that target then runs
             Process client = cluster.children.start("cancelled", cluster.env, export("edgea", "backups", "cancelled",
-                    kafka, "20")); // 100 s: the cancel command (a JVM, at load 60 more than 20 s) lands mid-scan
+                    kafka, "10")); // 100 s: the cancel command (a JVM, at load 60 more than 20 s) lands mid-scan
             String cancelledScan = ClusterClientIT.awaitScan(cluster, "cancelled", client);
             ScanAwait.until(cluster.kafka, cancelledScan, s -> s.rowsRead() > 0, LONG);
             assertThat(ClusterClientIT.run(cluster, "cancel", "cancel", cancelledScan, "--kafka", kafka)).isZero();
@@ -138,7 +139,7 @@ abstract class ClusterExportEdgesIT { // run by ClusterIT, on the fork's one clu
             assertThat(ClusterClientIT.run(cluster, "cancelled-again", export("edgea", "backups", "cancelled", kafka,
                     "0"))).isZero();
             assertThat(cluster.children.output("cancelled-again")).doesNotContain(cancelledScan)
-                    .contains("exported 2,000 rows in");
+                    .contains("exported 1,000 rows in");
 
             // A target the copy-workers cannot open (an alias only the command knows): the export fails, with why
             Map<String, String> clientOnly = new HashMap<>(cluster.env);

@@ -31,13 +31,13 @@ abstract class KillMatrixIT { // run by ClusterIT, on the fork's one cluster
             CrashIT.Cluster cluster) throws Exception {
         // Each scan's reads capped to last about 25 s, so that the kills land while all of them run.
         Map<KillCases.Case, Long> caps = new LinkedHashMap<>();
-        caps.put(new KillCases.Copy("matrixcopy", 8_000), 320L);
-        caps.put(new KillCases.Buffering("matrixbuffer", 6_000), 240L);
-        caps.put(new KillCases.Topic("matrixtopic", 4_000), 170L);
-        caps.put(new KillCases.Verify("matrixverify", 6_000, 50), 240L);
-        caps.put(new KillCases.Export("matrixexport", 5_000, folder), 200L);
-        // about 3,000 of its rows selected; last, as its check stops the copy-workers
-        caps.put(new KillCases.Delete("matrixdelete", 6_000, 400), 120L);
+        caps.put(new KillCases.Copy("matrixcopy", 4_800), 192L);
+        caps.put(new KillCases.Buffering("matrixbuffer", 3_600), 144L);
+        caps.put(new KillCases.Topic("matrixtopic", 2_400), 102L);
+        caps.put(new KillCases.Verify("matrixverify", 3_600, 30), 144L);
+        caps.put(new KillCases.Export("matrixexport", 3_000, folder), 120L);
+        // about 1,800 of its rows selected; last, as its check stops the copy-workers
+        caps.put(new KillCases.Delete("matrixdelete", 3_600, 400), 72L);
         List<KillCases.Case> cases = List.copyOf(caps.keySet());
         for (KillCases.Case scan : cases) {
             scan.prepare();
@@ -49,7 +49,7 @@ abstract class KillMatrixIT { // run by ClusterIT, on the fork's one cluster
             ScanStarter.start(cluster.kafka, spec);
             ids.add(spec.getScanId());
         }
-        List<String> kills = cluster.killDuring(ids, 6, 3_000, ScanTotals::rowsRead,
+        List<String> kills = cluster.killDuring(ids, 6, 1_800, ScanTotals::rowsRead,
                 List.of("copy", "partition", "discovery"));
         assertThat(kills).as("every kind of worker killed mid-scan, and some twice").hasSizeGreaterThanOrEqualTo(5);
         for (int i = 0; i < cases.size(); i++) {

@@ -48,18 +48,20 @@ class RateCapIT {
     /** The cluster's test checks a floor as well as a cap: it runs alone, the others together. */
     private static final String ALONE = "rate-cap-floor";
 
-    private static final long CAP = 400;
-    private static final long THROTTLED = 200;
+    private static final long CAP = 200;
+    private static final long THROTTLED = 100;
+    /** The cap a throttle puts on a scan started without one. */
+    private static final long UNCAPPED_THROTTLED = 200;
     private static final long WINDOW = 10_000;
 
     @Test
     @ResourceLock(value = ALONE, mode = ResourceAccessMode.READ_WRITE)
     void threeReadingProcessesTogetherKeepTheCapAndAThrottleChangesItWithinFiveSeconds() throws Exception {
         var store = LocalServices.store();
-        // 12,000 rows, the throttle at 6,500: 16 s at the cap before it, and after it at most 2,000 rows in its first
-        // 5 s then 3,500 at the throttle's rate, 22 s in all; a throttle that did nothing would end 14 s after it,
+        // 6,000 rows, the throttle at 3,250: 16 s at the cap before it, and after it at most 1,000 rows in its first
+        // 5 s then 1,750 at the throttle's rate, 22 s in all; a throttle that did nothing would end 14 s after it,
         // too soon for the check below.
-        List<Row> rows = rows(48, 250);
+        List<Row> rows = rows(24, 250);
         SampleTable.write(store, "ratesource", rows, 16);
         // The fork's broker (its default namespace: the throttle and status commands run in this JVM, at once, and
         // read the namespace from its environment; this test runs alone); the copy-worker and the ledger in this
@@ -89,14 +91,14 @@ class RateCapIT {
             // one page per item: each event holds at most 50 rows, fine grained for 10 s windows
             ScanSpec spec = ScanSpec.newBuilder(built).setPageBudget(1).build();
             ScanStarter.start(kafka, spec);
-            ScanAwait.until(kafka, spec.getScanId(), t -> t.rowsRead() >= 6_500 || t.ended(), Duration.ofMinutes(3));
+            ScanAwait.until(kafka, spec.getScanId(), t -> t.rowsRead() >= 3_250 || t.ended(), Duration.ofMinutes(3));
             long throttledAt = System.currentTimeMillis();
             // in this JVM: a command as a process started too late on a loaded machine, after the scan had ended
             Cli.Run run = Cli.run("throttle", spec.getScanId(), "--max-rate", Long.toString(THROTTLED), "--kafka",
                     bootstrap);
             assertThat(run.exitCode()).as(run.err()).isZero();
             Cli.Run status = Cli.run("status", spec.getScanId(), "--kafka", bootstrap);
-            assertThat(status.out()).contains("rate cap:      reads 200 rows/s");
+            assertThat(status.out()).contains("rate cap:      reads 100 rows/s");
             ScanTotals totals = ScanAwait.ended(kafka, spec.getScanId(), Duration.ofMinutes(5));
 
             assertThat(totals.complete()).isTrue();
@@ -158,7 +160,7 @@ class RateCapIT {
                         .withProgress(Duration.ofMillis(100), t -> {
                             if (throttledAt[0] == 0 && t.rowsRead() >= 200) {
                                 throttledAt[0] = System.currentTimeMillis();
-                                io.tablescan.control.Throttle.set(kafka, spec.getScanId(), THROTTLED, null);
+                                io.tablescan.control.Throttle.set(kafka, spec.getScanId(), UNCAPPED_THROTTLED, null);
                             }
                         }));
 
@@ -174,10 +176,10 @@ class RateCapIT {
         // the throttle it reads several times as many.
         for (long from = throttledAt[0] + 5_000; from + WINDOW <= last; from += 500) {
             assertThat(sum(reads, from, from + WINDOW)).as("rows read in 10 s from 5 s after the throttle, +%d ms",
-                    from - throttledAt[0]).isLessThanOrEqualTo(THROTTLED * 23 / 2);
+                    from - throttledAt[0]).isLessThanOrEqualTo(UNCAPPED_THROTTLED * 23 / 2);
         }
         System.out.printf("uncapped scan throttled to %d rows/s after %d rows: %d rows read from 5 s after it%n",
-                THROTTLED, rows.size() - readAfterThrottle, readAfterThrottle);
+                UNCAPPED_THROTTLED, rows.size() - readAfterThrottle, readAfterThrottle);
     }
 
     @Test
