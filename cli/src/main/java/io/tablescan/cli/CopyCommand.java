@@ -166,7 +166,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
                     CliRun.options(printer, interrupt, env).withBroker(broker).withState(local), printer);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
-                        : ScanSummary.interrupted(outcome.totals(), spec));
+                        : ScanSummary.interrupted(outcome.totals(), spec, outcome.partial()));
             }
             int code = printer.summary(outcome.totals());
             boolean deleted = !destExisted && outcome.totals().rowsWritten() == 0 && deleteIfEmpty(dest, target.destTable);

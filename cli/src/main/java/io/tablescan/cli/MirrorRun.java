@@ -30,7 +30,7 @@ final class MirrorRun {
             ScanTotals t = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, dryRun ? "interrupted: the dry run did not finish (nothing "
-                        + "was changed)" : state != null ? StateOptions.resumeHint(state) : ScanSummary.interrupted(t, spec));
+                        + "was changed)" : state != null ? StateOptions.resumeHint(state) : ScanSummary.interrupted(t, spec, outcome.partial()));
             }
             return printer.differences(found.get()).summary(t); // the job's lines: what it wrote and deleted
         }

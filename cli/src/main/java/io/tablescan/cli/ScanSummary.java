@@ -253,15 +253,19 @@ final class ScanSummary implements Summary {
         return parked + ", then after fixing the cause " + retry;
     }
 
-    /** The one line for a copy stopped by Ctrl-C: what the destination holds and how to finish. */
-    static String interrupted(ScanTotals t, ScanSpec spec) {
+    /**
+     * The one line for a copy stopped by Ctrl-C: what the destination holds and how to finish; {@code partial} when
+     * work in hand was stopped after it had written (see {@code CopyRun.Outcome}): the count is then a floor.
+     */
+    static String interrupted(ScanTotals t, ScanSpec spec, boolean partial) {
         String dest = spec.getDestination() != null ? "table " + spec.getDestination().getTable()
                 : spec.getSink() != null ? ProgressPrinter.target(spec, false) : "the destination";
         if (!t.started()) {
             return "interrupted before the copy started: nothing was copied to " + dest;
         }
-        return String.format("interrupted: %s holds part of the copy (%s written when stopped); run the same "
-                + "copy again to finish it: it is idempotent", dest, plural(t.rowsWritten(), "row"));
+        return String.format("interrupted: %s holds part of the copy (%s%s written when stopped%s); run the same "
+                + "copy again to finish it: it is idempotent", dest, partial ? "at least " : "",
+                plural(t.rowsWritten(), "row"), partial ? ": work in hand then stopped after writing more" : "");
     }
 
     static String describe(ScanTotals t) {

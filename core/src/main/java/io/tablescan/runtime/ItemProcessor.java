@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -83,6 +84,8 @@ final class ItemProcessor<T extends SpecificRecord> {
     private final Semaphore inFlight;
     private final AtomicInteger handling;
     private final Predicate<String> cancelled;
+    /** Items left undone as the workers stopped, after they had written: their writes are in no count. */
+    private final AtomicLong stoppedAfterWriting = new AtomicLong();
 
     ItemProcessor(String worker, Namespace namespace, ItemHandler<T> handler, Serializer<SpecificRecord> serializer,
             Deserializer<SpecificRecord> deserializer, int maxInFlight, Predicate<String> cancelled) {
@@ -94,6 +97,11 @@ final class ItemProcessor<T extends SpecificRecord> {
         this.deserializer = deserializer;
         this.inFlight = new Semaphore(maxInFlight, true); // fair: oldest records first, so committed offsets keep moving;
         this.handling = WorkerMeters.inFlight(worker);
+    }
+
+    /** How many items were left undone as the workers stopped after they had written (see {@link WorkerRuntime}). */
+    long stoppedAfterWriting() {
+        return stoppedAfterWriting.get();
     }
 
     /** Whether an item could start handling now, no other one waiting for a slot. */
@@ -167,6 +175,9 @@ final class ItemProcessor<T extends SpecificRecord> {
                 return record -> new Outcome(List.of(), spec.getScanId(), kind, depth, null, null, counts);
             }
             if (WaitStoppedException.in(e)) {
+                if (context.hasWritten()) {
+                    stoppedAfterWriting.incrementAndGet();
+                }
                 return record -> null; // not sent as the workers stop: left undone, for whoever consumes it next
             }
             // A broken dependency (LinkageError) fails the item, not the worker thread: parked, counted, visible.

@@ -471,6 +471,14 @@ public final class WorkerRuntime<T extends SpecificRecord> implements Runnable, 
         }
     }
 
+    /**
+     * Items this worker left undone as it stopped, after they had written (a write cap's wait given up mid-item): the
+     * rows they wrote are in the destination but in no count until a replay does the item again.
+     */
+    public long itemsStoppedAfterWriting() {
+        return processor.stoppedAfterWriting();
+    }
+
     /** Asks the loop to finish the work in hand and stop, without waiting for it (public for the workers' own tests). */
     public void stopSoon() {
         running = false;

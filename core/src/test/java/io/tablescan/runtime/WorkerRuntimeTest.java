@@ -310,6 +310,50 @@ class WorkerRuntimeTest {
         assertThat(producer.consumerGroupOffsetsHistory()).as("offsets committed").isEmpty();
     }
 
+    /**
+     * Of two items whose requests give up waiting for the rate as the worker stops, the one that had written already
+     * is told apart (its rows are in the destination and in no count: a local copy's Ctrl-C line then says "at
+     * least"); the other wrote nothing. Neither is committed.
+     */
+    @Test
+    void anItemLeftUndoneAfterItWroteIsToldApartFromOneThatWroteNothing() {
+        CountDownLatch stopped = new CountDownLatch(2);
+        WorkerRuntime<PrefixQuery> runtime = runtime(new ItemHandler<>() {
+            private final AtomicInteger items = new AtomicInteger();
+
+            @Override
+            public Class<PrefixQuery> type() {
+                return PrefixQuery.class;
+            }
+
+            @Override
+            public Result handle(PrefixQuery item, ItemContext context) {
+                if (items.getAndIncrement() == 0) {
+                    context.writing(); // its first write sent, its second waiting for the cap when the stop comes
+                }
+                stopped.countDown();
+                try {
+                    stopped.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new io.tablescan.rate.WaitStoppedException();
+            }
+        });
+        consumer.updateBeginningOffsets(Map.of(INPUT, 0L));
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(INPUT));
+            consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 0, "k0".getBytes(), root()));
+            consumer.addRecord(new ConsumerRecord<>(INPUT.topic(), 0, 1, "k1".getBytes(), root()));
+        });
+        consumer.schedulePollTask(runtime::stopSoon);
+
+        runtime.run();
+
+        assertThat(runtime.itemsStoppedAfterWriting()).isEqualTo(1);
+        assertThat(producer.consumerGroupOffsetsHistory()).as("offsets committed").isEmpty();
+    }
+
     @Test
     void theHandlerIsClosedWhenTheWorkerStops() {
         AtomicInteger closed = new AtomicInteger();

@@ -166,11 +166,25 @@ class InterruptIT {
             Files.deleteIfExists(children.log("copy").toPath()); // logs are appended to: drop an earlier run's
             Process copy = children.start("copy", env(tmp), "copy", "--source-connection-string",
                     LocalServices.azurite().connectionString(), "--source-table", "intsource", "--dest-table",
-                    "intkafkacopy", "--page-size", "20", "--kafka", bootstrap);
+                    "intkafkacopy", "--page-size", "20", "--kafka", bootstrap, "--max-write-rate", "200"); // work in hand
+            // waits for the write cap when Ctrl-C comes
             Set<Path> folders = interruptWhileCopying(children, "copy", copy, tmp);
 
             String out = children.output("copy");
             assertThat(out).contains("tablescan: interrupted: table intkafkacopy holds part of the copy (");
+            // The rows it says were written are what another client reads in the destination; or, when work in hand
+            // was stopped after it had written, at most that many (it says "at least" then).
+            java.util.regex.Matcher said = java.util.regex.Pattern
+                    .compile("holds part of the copy \\((at least )?([\\d,]+) rows? written when stopped").matcher(out);
+            assertThat(said.find()).as(out).isTrue();
+            long written = Long.parseLong(said.group(2).replace(",", ""));
+            long held = FidelityIT.client("dump", "intkafkacopy").lines().filter(l -> !l.isBlank()).count();
+            if (said.group(1) == null) {
+                assertThat(held).as("rows the JavaScript SDK reads in the destination: " + out).isEqualTo(written);
+            } else {
+                assertThat(held).as("rows the JavaScript SDK reads in the destination: " + out)
+                        .isGreaterThanOrEqualTo(written);
+            }
             assertGone(tmp, folders);
             scanId = out.replaceAll("(?s).*?scan (scan-\\S+):.*", "$1");
         }

@@ -37,8 +37,16 @@ public final class CopyRun {
 
     private CopyRun() {}
 
-    /** {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled (kept: a local job). */
-    public record Outcome(ScanTotals totals, double seconds, boolean interrupted) {}
+    /**
+     * {@code interrupted}: stopped by Ctrl-C before the scan ended; the scan was cancelled (kept: a local job).
+     * {@code partial}: work in hand was stopped after it had written, so the destination holds more rows than the
+     * totals say were written (a write cap's wait given up as this process's workers stopped).
+     */
+    public record Outcome(ScanTotals totals, double seconds, boolean interrupted, boolean partial) {
+        public Outcome(ScanTotals totals, double seconds, boolean interrupted) {
+            this(totals, seconds, interrupted, false);
+        }
+    }
 
     /**
      * As {@link #runHere(KafkaSettings, Accounts, Function, RunOptions, BiFunction)}, for {@code spec} as it is. A
@@ -213,7 +221,7 @@ public final class CopyRun {
             if (options.ended() != null && totals.ended() && !interrupted) {
                 options.ended().read(kafka, totals);
             }
-            return new Outcome(totals, seconds, interrupted);
+            return new Outcome(totals, seconds, interrupted, interrupted && pipeline.stoppedAfterWriting());
         }
     }
 

@@ -32,6 +32,9 @@ public final class LocalPipeline implements AutoCloseable, Health {
     /** The workers' settings: their waits for capped rates end when {@link #stopWorkers} stops them. */
     private final WorkerSettings settings;
 
+    /** Items the stopped workers left undone after they had written: see {@link #stoppedAfterWriting()}. */
+    private long stoppedAfterWriting;
+
     private LocalPipeline(WorkerSettings settings) {
         this.settings = settings;
     }
@@ -143,6 +146,16 @@ public final class LocalPipeline implements AutoCloseable, Health {
         workers.forEach(WorkerRuntime::stopSoon);
         settings.stopRateWaits();
         closeAll(workers);
+        stoppedAfterWriting += workers.stream().mapToLong(WorkerRuntime::itemsStoppedAfterWriting).sum();
+    }
+
+    /**
+     * Whether {@link #stopWorkers} left work in hand undone after it had written (its write cap's wait given up): the
+     * rows it wrote are in the destination but not in the scan's counts, which then say less than the destination
+     * holds.
+     */
+    public boolean stoppedAfterWriting() {
+        return stoppedAfterWriting > 0;
     }
 
     @Override
