@@ -66,7 +66,7 @@ class ParameterErrorsTest {
     @Test
     void valuesTheCommandsCheckThemselvesAreNotRepeatedEither() {
         assertSecretFree(Cli.run("copy", "--source-connection-string", CS, "--source-table", KEY, "--dest-table", "def"),
-                "--source-table: is not a valid table name");
+                "--source-table: the value is not a valid table name");
         assertSecretFree(Cli.run("start", "--kafka", CS, "--source-account", "a", "--source-table", "abc",
                 "--dest-account", "b", "--dest-table", "def"), "must be HOST:PORT");
         assertSecretFree(Cli.run("start", "--kafka", "127.0.0.1:1", "--source-account", SAS, "--source-table", "abc",

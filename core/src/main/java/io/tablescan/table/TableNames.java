@@ -18,8 +18,8 @@ public final class TableNames {
         }
         if (!SHAPE.matcher(name).matches()) {
             // A mistyped value could be anything (a pasted key): show it only when it is short and plain.
-            String shown = name.length() <= 63 && name.matches("[A-Za-z0-9_.-]*") ? "'" + name + "' " : "";
-            return shown + "is not a valid table name (3 to 63 letters and digits, starting with a letter)";
+            String shown = name.length() <= 63 && name.matches("[A-Za-z0-9_.-]*") ? "'" + name + "'" : "the value";
+            return shown + " is not a valid table name (3 to 63 letters and digits, starting with a letter)";
         }
         return null;
     }

@@ -117,7 +117,8 @@ public record ConnectionString(String endpoint, String account, byte[] key, Stri
     }
 
     private static IllegalArgumentException malformed(Service service) {
-        return new IllegalArgumentException("malformed connection string (expected AccountName=...;AccountKey=...;"
-                + service.endpointKey + "=... or UseDevelopmentStorage=true)");
+        return new IllegalArgumentException("malformed connection string (expected the portal's "
+                + "DefaultEndpointsProtocol=https;AccountName=...;AccountKey=...;EndpointSuffix=core.windows.net, or "
+                + "AccountName=...;AccountKey=...;" + service.endpointKey + "=..., or UseDevelopmentStorage=true)");
     }
 }

@@ -39,7 +39,9 @@ class ConnectionStringTest {
         for (String bad : new String[] {"nonsense", "AccountName=acc", "AccountKey=" + KEY,
             "AccountName=acc;AccountKey=" + KEY + ";TableEndpoint=not a url", ""}) {
             assertThatThrownBy(() -> ConnectionString.parse(bad)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("malformed connection string").hasMessageNotContaining(KEY);
+                    .hasMessageStartingWith("malformed connection string").hasMessageNotContaining(KEY)
+                    .hasMessageContaining("the portal's DefaultEndpointsProtocol=https;AccountName=...;AccountKey=...;"
+                            + "EndpointSuffix=core.windows.net"); // the form a user copies
         }
         assertThatThrownBy(() -> ConnectionString.parse("AccountName=acc;AccountKey=not-base64!secret"))
                 .hasMessageContaining("AccountKey is not base64").hasMessageNotContaining("secret");
