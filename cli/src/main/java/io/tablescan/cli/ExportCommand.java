@@ -96,6 +96,15 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
             // A rerun of a local export is the same run: it takes over the claim its killed run left on this host,
             // and writes files of the same names.
             String resumed = local != null ? local.get("runId") : null;
+            Manifest finished = resumed != null && local.resumable()
+                    ? ExportFiles.finishedBefore(target, local.spec().getScanId()) : null;
+            if (finished != null) { // killed after its manifest, before its state went: the export is finished
+                ExportClaim.dropLeftClaim(target, resumed);
+                System.out.println(ClusterExportWait.exported(finished, target.describe(), "; finished by the earlier "
+                        + "run"));
+                local.finish();
+                return 0;
+            }
             ExportClaim claim;
             try { // for the whole run: a second export onto the target is refused
                 claim = resumed != null ? ExportClaim.resume(target, resumed) : ExportClaim.take(target);

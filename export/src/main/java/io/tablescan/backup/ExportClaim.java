@@ -153,7 +153,7 @@ public final class ExportClaim implements AutoCloseable {
     }
 
     /** Deletes the claim of run {@code runId} if a process of this host that is gone left it. */
-    private static void dropLeftClaim(BackupStore store, String runId) {
+    public static void dropLeftClaim(BackupStore store, String runId) {
         try {
             byte[] left = store.read(NAME);
             JsonNode m = JSON.readTree(left);

@@ -33,6 +33,10 @@ public final class ExportFiles {
         if (totals.state() != ScanState.COMPLETED) {
             throw new BackupException(BackupException.Kind.FAILED, "the scan did not complete: no manifest written");
         }
+        Manifest finished = finishedBefore(target, totals.scanId());
+        if (finished != null) { // a rerun of a job killed after its manifest: its files are there, and its topic may not be
+            return finished;
+        }
         target.prepare(); // idempotent: the folder or container may not be there yet
         TopicExporter exporter = new TopicExporter(kafka, topic);
         List<Manifest.DataFile> files = exporter.export(target, runId, progress);
@@ -49,6 +53,20 @@ public final class ExportFiles {
                     + "export to another folder, container or prefix");
         }
         return manifest;
+    }
+
+    /** The manifest {@code target} holds of scan {@code scanId}'s export, or null: none, or another scan's. */
+    public static Manifest finishedBefore(BackupStore target, String scanId) {
+        if (!target.exists(Manifest.NAME)) {
+            return null;
+        }
+        Manifest manifest;
+        try {
+            manifest = Manifest.parse(target.read(Manifest.NAME));
+        } catch (RuntimeException e) {
+            return null; // not this scan's to take over: the create below refuses it as another export's
+        }
+        return scanId.equals(manifest.scanId()) ? manifest : null;
     }
 
     /** The manifest of a completed scan's files, naming the source account {@code accountName} (null: its alias). */
