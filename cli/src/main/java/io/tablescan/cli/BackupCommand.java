@@ -4,10 +4,12 @@ import io.tablescan.azure.ConnectionString;
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupSets;
 import io.tablescan.backup.ChangedRows;
+import io.tablescan.backup.ExportFiles;
 import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.SetIndex;
 import io.tablescan.rate.Direction;
+import io.tablescan.runner.JobState;
 import io.tablescan.runner.PipelineSession;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.spi.TableStore;
@@ -56,6 +58,9 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
 
     @Mixin
     ExportTargetOptions to = new ExportTargetOptions();
+
+    @Mixin
+    StateOptions state = new StateOptions();
 
     /**
      * An incremental table's changed rows are read by point reads while they are at most {@value #POINT_READS_ALWAYS}
@@ -116,6 +121,17 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         TableStore source = sourceAccount.store(new Accounts(env::get));
         List<String> tables = selection.resolve(source);
+        // A local set keeps its state until it ends: run again after a kill or Ctrl-C, it goes on with the same set
+        try (JobState local = cluster == null ? state.open(env, ProgressPrinter.plural(tables.size(), "table")
+                + " of " + accountName() + " -> " + root.describe()) : null) {
+            return local != null && local.resumable() ? resume(local, root, source) : backUp(local, root, cluster,
+                    source, tables);
+        }
+    }
+
+    /** A new set of {@code tables}. */
+    private Integer backUp(JobState local, BackupStore root, KafkaSettings cluster, TableStore source,
+            List<String> tables) {
         BackupSets sets = new BackupSets(root);
         String account = accountName();
         SetIndex base = null;
@@ -147,9 +163,47 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
             throw BackupLocations.error(e);
         }
         Instant start = Instant.now();
-        String id = BackupSets.newId(start);
-        System.out.printf("backup set %s (%s) of %s to %s%n", id, incremental ? "incremental on " + base.id()
+        Plan plan = new Plan(BackupSets.newId(start), start, base, tables,
+                HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()));
+        if (local != null) {
+            plan.record(local);
+        }
+        System.out.printf("backup set %s (%s) of %s to %s%n", plan.id, incremental ? "incremental on " + base.id()
                 : "full", ProgressPrinter.plural(tables.size(), "table"), root.describe());
+        return run(local, root, cluster, source, plan, Map.of());
+    }
+
+    /** The set an earlier run of this command began: the tables it finished are kept, the others go on. */
+    private Integer resume(JobState local, BackupStore root, TableStore source) {
+        BackupSets sets = new BackupSets(root);
+        Plan plan;
+        try {
+            plan = Plan.recorded(local, sets);
+        } catch (BackupException e) {
+            throw BackupLocations.error(e);
+        }
+        incremental = plan.base != null;
+        Map<String, SetIndex.Table> finished = new LinkedHashMap<>();
+        for (String table : plan.tables) {
+            String entry = local.recorded("table." + table);
+            if (entry != null) {
+                SetIndex.Table done = SetIndex.parseTable(entry);
+                refuseChanged(sets, plan.id, done);
+                finished.put(table, done);
+            }
+        }
+        System.out.printf("resuming backup set %s (%s) of %s to %s: %d backed up by the earlier run (started %s)%n",
+                plan.id, incremental ? "incremental on " + plan.base.id() : "full",
+                ProgressPrinter.plural(plan.tables.size(), "table"), root.describe(), finished.size(),
+                ProgressPrinter.toSecond(plan.start.toString()));
+        return run(local, root, null, source, plan, finished);
+    }
+
+    /** Backs up the plan's tables but those {@code finished} before, then writes the set's index. */
+    private Integer run(JobState local, BackupStore root, KafkaSettings cluster, TableStore source, Plan plan,
+            Map<String, SetIndex.Table> finished) {
+        BackupSets sets = new BackupSets(root);
+        String account = accountName();
         Accounts accounts = new Accounts(name -> null).register(sourceAccount.name(), source);
         Map<String, Long> limits = maxRate == null ? null
                 : Map.of(Direction.READ.key, maxRate / parallel, Direction.WRITE.key, 0L);
@@ -157,17 +211,31 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         boolean interrupted;
         SetProgress progress = SetProgress.of("rows read", 0); // a table's rows are unknown until its scan ends
         try (Interrupt interrupt = Interrupt.onSigint();
-                PipelineSession session = PipelineSession.start(cluster, accounts, env);
+                PipelineSession session = local != null ? PipelineSession.resumable(local, accounts, env, limits)
+                        : PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
-            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested, progress);
+            SetScans scans = new SetScans(session, cluster != null, local != null, env, interrupt::requested,
+                    progress);
             TableStore reads = TableStores.forCommand(source);
             List<Future<SetIndex.Table>> futures = new ArrayList<>();
-            for (String table : tables) {
-                SetIndex.Table previous = base == null ? null : base.table(table);
+            for (String table : plan.tables) {
+                if (finished.containsKey(table)) {
+                    System.out.printf("  %s: backed up by the earlier run%n", table);
+                    futures.add(java.util.concurrent.CompletableFuture.completedFuture(finished.get(table)));
+                    continue;
+                }
+                SetIndex.Table previous = plan.base == null ? null : plan.base.table(table);
                 String since = previous != null && previous.ok() ? DateTimeFormatter.ISO_INSTANT.format(
-                        Instant.parse(base.startTime()).minus(overlap)) : null;
-                futures.add(pool.submit(() -> backUp(scans, reads, sets.set(id), sourceAccount.name(), table, since,
-                        limits, account)));
+                        Instant.parse(plan.base.startTime()).minus(overlap)) : null;
+                futures.add(pool.submit(() -> {
+                    SetIndex.Table result = backUp(scans, reads, sets.set(plan.id), sourceAccount.name(), table,
+                            since, limits, account, plan.runId);
+                    if (local != null && result.ok()) { // a rerun keeps it
+                        local.record("table." + table, SetIndex.tableJson(result));
+                        local.progress(progress.done());
+                    }
+                    return result;
+                }));
             }
             for (Future<SetIndex.Table> future : futures) {
                 done.add(future.get());
@@ -177,29 +245,87 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
             throw new IllegalStateException(e);
         }
         boolean complete = done.stream().allMatch(SetIndex.Table::ok);
-        SetIndex index = new SetIndex(SetIndex.FORMAT_VERSION, id, incremental ? SetIndex.INCREMENTAL : SetIndex.FULL,
-                base == null ? null : base.id(), start.toString(), Instant.now().toString(), account, version(),
-                complete, done);
+        long backedUp = done.stream().filter(SetIndex.Table::ok).count();
+        if (!complete && interrupted && local != null && local.resumable()) { // no index yet: the rerun goes on
+            local.progress(progress.done());
+            throw new UserError(UserError.INTERRUPTED, String.format("interrupted: %s read when stopped, %d of %d "
+                    + "tables backed up; run the same command again to go on with backup set %s (its state is kept "
+                    + "in %s; --restart starts a new set)", ProgressPrinter.plural(progress.done(), "row"), backedUp,
+                    done.size(), plan.id, local.dir()));
+        }
+        if (local != null) { // the tables Ctrl-C stopped fail the set after all: said now
+            done.stream().filter(t -> !t.ok() && interrupted && t.error().endsWith("interrupted"))
+                    .forEach(t -> System.out.println("  " + t.table() + ": FAILED: " + t.error()));
+        }
+        SetIndex index = new SetIndex(SetIndex.FORMAT_VERSION, plan.id, plan.base != null ? SetIndex.INCREMENTAL
+                : SetIndex.FULL, plan.base == null ? null : plan.base.id(), plan.start.toString(),
+                Instant.now().toString(), account, version(), complete, done);
         try {
-            sets.set(id).prepare(); // no table wrote files when each failed before (or Ctrl-C came first)
-            sets.set(id).write(SetIndex.NAME, index.toJson());
+            sets.set(plan.id).prepare(); // no table wrote files when each failed before (or Ctrl-C came first)
+            sets.set(plan.id).write(SetIndex.NAME, index.toJson());
         } catch (BackupException e) {
             throw BackupLocations.error(e);
         }
-        System.out.printf("backup set %s %s: %s, %s, %,d bytes%n", id, complete ? "complete" : "NOT complete",
-                ProgressPrinter.plural(done.stream().filter(SetIndex.Table::ok).count(), "table"),
-                ProgressPrinter.plural(index.rows(), "row"), index.bytes());
+        if (local != null) {
+            local.finish(); // the set has its index, complete or not: a rerun starts a new one
+        }
+        System.out.printf("backup set %s %s: %s, %s, %,d bytes%n", plan.id, complete ? "complete" : "NOT complete",
+                ProgressPrinter.plural(backedUp, "table"), ProgressPrinter.plural(index.rows(), "row"), index.bytes());
         if (!complete) {
             System.out.println("the tables that failed are named above; the others' exports are kept in the set, "
                     + "which a restore and an incremental backup do not use: run the backup again");
         }
         result = result(index, root.describe());
-        if (!complete && interrupted) { // as a local job's Ctrl-C says what was done; a set is not resumed
+        if (!complete && interrupted) { // as a local job's Ctrl-C says what was done
             System.err.printf("tablescan: interrupted: %s read when stopped, %s of %d backed up; run the backup "
                     + "again: it starts a new set%n", ProgressPrinter.plural(progress.done(), "row"),
-                    ProgressPrinter.plural(done.stream().filter(SetIndex.Table::ok).count(), "table"), done.size());
+                    ProgressPrinter.plural(backedUp, "table"), done.size());
         }
         return complete ? 0 : interrupted ? UserError.INTERRUPTED : UserError.FAILED; // Ctrl-C: 130, as for copy
+    }
+
+    /**
+     * A finished table is kept only while its files are as the earlier run wrote them (its manifest, and an
+     * incremental's key list): a set's folder without its index may have been pruned or deleted meanwhile.
+     */
+    private static void refuseChanged(BackupSets sets, String id, SetIndex.Table done) {
+        String why = null;
+        try {
+            byte[] manifest = sets.table(id, done.table()).read(Manifest.NAME);
+            if (!SetIndex.sha256(manifest).equals(done.manifestSha256())) {
+                why = "its manifest changed";
+            } else if (done.keyRows() != null && !sets.keys(id, done.table()).exists(Manifest.NAME)) {
+                why = "its key list is gone";
+            }
+        } catch (BackupException e) {
+            why = "its manifest is gone";
+        }
+        if (why != null) {
+            throw new UserError(UserError.FAILED, "backup set " + id + ": table " + done.table() + ", backed up by the "
+                    + "earlier run, is not as it left it (" + why + "): run the same command with --restart to start "
+                    + "a new set");
+        }
+    }
+
+    /**
+     * What a set is: its id and start, the set it builds on (null: a full set), its tables and the run id of its
+     * files; a local set records it in its state, so that a rerun goes on with the same set.
+     */
+    private record Plan(String id, Instant start, SetIndex base, List<String> tables, String runId) {
+        void record(JobState local) {
+            local.record("set", id);
+            local.record("start", start.toString());
+            local.record("base", base == null ? "" : base.id());
+            local.record("tables", String.join(",", tables)); // table names hold letters and digits only
+            local.record("runId", runId);
+        }
+
+        static Plan recorded(JobState local, BackupSets sets) {
+            String base = local.recorded("base");
+            return new Plan(local.recorded("set"), Instant.parse(local.recorded("start")),
+                    base == null || base.isEmpty() ? null : sets.read(base),
+                    List.of(local.recorded("tables").split(",")), local.recorded("runId"));
+        }
     }
 
     /** The --json result: the set, where it is, each table's rows (or its error), the totals, the failed tables. */
@@ -237,24 +363,24 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
 
     /** One table: its export, and for an incremental one its changes and the keys of all its rows. */
     private static SetIndex.Table backUp(SetScans scans, TableStore reads, BackupStore set, String alias, String table,
-            String since, Map<String, Long> limits, String account) {
-        String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+            String since, Map<String, Long> limits, String account, String runId) {
         long started = System.nanoTime();
         try {
             String filter = since == null ? null : "Timestamp ge datetime'" + since + "'";
             Manifest rows;
             Long keyRows = null;
             if (since == null) {
-                rows = scans.export(alias, table, null, null, limits, set.at(table), runId, account);
+                rows = scans.export(table, alias, table, null, null, limits, set.at(table), runId, account);
             } else { // one scan of every row's keys and Timestamp, then point reads of the changed rows
-                Manifest keys = scans.export(alias, table, null, List.of("RowKey", "Timestamp"), limits,
-                        set.at(table + ".keys"), runId, account);
+                Manifest keys = scans.export(table + ".keys", alias, table, null, List.of("RowKey", "Timestamp"),
+                        limits, set.at(table + ".keys"), runId, account);
                 keyRows = keys.totalRows();
                 Map<Integer, List<ChangedRows.Key>> changed = ChangedRows.find(set.at(table + ".keys"), keys,
                         ValueText.ticks(since), Math.max(POINT_READS_ALWAYS, keyRows / POINT_READS_UP_TO));
-                rows = changed == null ? scans.export(alias, table, filter, null, limits, set.at(table), runId,
+                Manifest pointReads = ExportFiles.finishedBefore(set.at(table), keys.scanId()); // a rerun's
+                rows = changed == null ? scans.export(table, alias, table, filter, null, limits, set.at(table), runId,
                         account) // many changes: a filtered scan reads them in fewer requests
-                        : ChangedRows.export(reads, table, changed, keys, filter,
+                        : pointReads != null ? pointReads : ChangedRows.export(reads, table, changed, keys, filter,
                                 limits == null ? 0 : limits.get(Direction.READ.key), scans.stop(), set.at(table), runId,
                                 account);
             }
@@ -268,7 +394,9 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
             return new SetIndex.Table(table, rows.totalRows(), bytes, rows.files().size(),
                     SetIndex.sha256(rows.toJson()), keyRows, since, null);
         } catch (BackupException | UserError | TableStoreException e) {
-            System.out.println("  " + table + ": FAILED: " + e.getMessage());
+            if (!(scans.resumable() && scans.interruption(e.getMessage()))) { // such a table may go on in a rerun
+                System.out.println("  " + table + ": FAILED: " + e.getMessage());
+            }
             return new SetIndex.Table(table, null, null, null, null, null, since, e.getMessage());
         }
     }

@@ -157,7 +157,7 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         try (Interrupt interrupt = Interrupt.onSigint();
                 PipelineSession session = PipelineSession.start(cluster, accounts, env);
                 ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
-            SetScans scans = new SetScans(session, cluster != null, env, interrupt::requested, progress);
+            SetScans scans = new SetScans(session, cluster != null, false, env, interrupt::requested, progress);
             List<Future<Restored>> results = new ArrayList<>();
             for (RestorePlan plan : plans) {
                 results.add(pool.submit(() -> restore(scans, dest, destName, plan)));

@@ -34,32 +34,52 @@ final class SetScans {
     private final Map<String, String> env;
     private final BooleanSupplier stop;
     private final SetProgress progress;
+    /** Whether the session keeps its scans for a rerun (a local backup set's state). */
+    private final boolean resumable;
 
-    SetScans(PipelineSession session, boolean cluster, Map<String, String> env, BooleanSupplier stop,
-            SetProgress progress) {
+    SetScans(PipelineSession session, boolean cluster, boolean resumable, Map<String, String> env,
+            BooleanSupplier stop, SetProgress progress) {
         this.session = session;
+        this.resumable = resumable;
         this.cluster = cluster;
         this.env = env;
         this.stop = stop;
         this.progress = progress;
     }
 
-    /** Exports {@code table} of account alias {@code source} to {@code target}: the rows {@code filter} selects. */
-    Manifest export(String source, String table, String filter, List<String> select, Map<String, Long> limits,
-            BackupStore target, String runId, String accountName) {
-        ScanSpec draft = ScanSpecs.copy().from(new TableRef(source, table)).filter(filter).select(select)
-                .limits(limits).build();
+    /**
+     * Exports {@code table} of account alias {@code source} to {@code target}: the rows {@code filter} selects. Its
+     * scan is stage {@code stage} of the session: in a resumed backup set, the scan its earlier run seeded is
+     * followed on, and a stage whose manifest that run wrote is not run again.
+     */
+    Manifest export(String stage, String source, String table, String filter, List<String> select,
+            Map<String, Long> limits, BackupStore target, String runId, String accountName) {
         KafkaSettings kafka = session.kafka();
-        String topic = kafka.namespace().topic("export-" + draft.getScanId());
-        ExportCommand.createTopic(kafka, topic, cluster ? Topics.DEFAULT_PARTITIONS : Topics.LOCAL_PARTITIONS);
+        CopyRun.Outcome outcome = session.run(stage, k -> {
+            ScanSpec draft = ScanSpecs.copy().from(new TableRef(source, table)).filter(filter).select(select)
+                    .limits(limits).build();
+            String topic = topic(k, draft.getScanId());
+            ExportCommand.createTopic(k, topic, cluster ? Topics.DEFAULT_PARTITIONS : Topics.LOCAL_PARTITIONS);
+            return ScanSpec.newBuilder(draft).setSink(SinkRefs.toWire(new SinkRef(TargetOptions.TOPIC, null, topic,
+                    Map.of("key", "partition")))).build(); // a partition's rows in one file, as export's
+        }, options());
+        String topic = topic(kafka, outcome.totals().scanId());
+        boolean kept = false;
         try {
-            ScanSpec spec = ScanSpec.newBuilder(draft).setSink(SinkRefs.toWire(new SinkRef(TargetOptions.TOPIC, null,
-                    topic, Map.of("key", "partition")))).build(); // a partition's rows in one file, as export's
-            ScanTotals totals = completed(table, session.run(spec, options()));
+            ScanTotals totals = completed(table, outcome);
             return ExportFiles.write(kafka, topic, totals, target, runId, accountName, rows -> {});
+        } catch (RuntimeException e) {
+            kept = resumable; // a rerun follows the scan on and writes its files from this topic
+            throw e;
         } finally {
-            ExportCommand.deleteTopic(kafka, topic);
+            if (!kept) {
+                ExportCommand.deleteTopic(kafka, topic);
+            }
         }
+    }
+
+    private static String topic(KafkaSettings kafka, String scanId) {
+        return kafka.namespace().topic("export-" + scanId);
     }
 
     /**
@@ -76,6 +96,16 @@ final class SetScans {
         RunOptions options = options().withSeeder((kafka, s) -> ImportSeeder.seed(kafka, s, from, manifest, batches,
                 manifest.totalRows()));
         return completed(destTable, session.run(spec, options)).rowsWritten();
+    }
+
+    /** Whether {@code error}, a table's, is Ctrl-C's: said once the set's index is written, if it is. */
+    boolean interruption(String error) {
+        return stop.getAsBoolean() && error != null && error.endsWith("interrupted");
+    }
+
+    /** Whether the session keeps its scans for a rerun: a table Ctrl-C stopped may go on then. */
+    boolean resumable() {
+        return resumable;
     }
 
     /** True once the user asked the backup to stop. */

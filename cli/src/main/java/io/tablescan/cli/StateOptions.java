@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 final class StateOptions {
     /** Options that do not change what a job does. */
     private static final Set<String> TUNING = Set.of("--state-dir", "--restart", "--max-rate", "--max-write-rate",
-            "--timeout", "--json", "--report", "--yes", "--help", "--version");
+            "--timeout", "--json", "--report", "--yes", "--help", "--version", "--parallel");
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where a local job keeps its state until it "
             + "ends, so that the same command run again resumes it (default: $TABLESCAN_STATE_DIR, else "

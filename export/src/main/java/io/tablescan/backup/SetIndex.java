@@ -70,6 +70,24 @@ public record SetIndex(int formatVersion, String id, String kind, String base, S
         }
     }
 
+    /** One table's entry as JSON: a resumable backup set keeps its finished tables' entries this way. */
+    public static String tableJson(Table table) {
+        try {
+            return JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(table);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A table's entry from {@link #tableJson}. */
+    public static Table parseTable(String json) {
+        try {
+            return JSON.readValue(json, Table.class);
+        } catch (IOException e) {
+            throw new BackupException(BackupException.Kind.CORRUPT, "not a backup set table's entry");
+        }
+    }
+
     public static SetIndex parse(String where, byte[] json) {
         SetIndex index;
         try {

@@ -151,6 +151,137 @@ class LocalResumeIT {
         }
     }
 
+    /**
+     * A local backup set of five tables, stopped with Ctrl-C in its second table, then SIGKILLed in its third, and
+     * run again: the same set goes on, its finished tables not read again and the scan of its third followed on, and
+     * it restores exactly (read back by the REST reader, not the SDK that wrote).
+     */
+    @Test
+    void aBackupSetKilledInItsThirdTableGoesOnWithTheSameSet() throws Exception {
+        int tables = 5;
+        int rows = 300;
+        for (int t = 1; t <= tables; t++) {
+            SampleTable.write(LocalServices.store(), "resumeset" + t, SampleTable.rows(rows), 4);
+        }
+        Path state = InterruptIT.temporaryFolder("resume-set-state");
+        Path place = InterruptIT.temporaryFolder("resume-set-place");
+        List<String> backup = List.of("backup", "--source-account", "emulator", "--table-pattern", "resumeset*",
+                "--parallel", "1", "--to", place.toString(), "--state-dir", state.toString());
+        long[] before = reads(tables);
+        String thirdScan;
+        try (ChildProcesses children = new ChildProcesses("resume-set")) {
+            // A table's rows come in a burst at the cap's pace: about 3 s a table
+            List<String> capped = new ArrayList<>(backup);
+            capped.addAll(List.of("--max-rate", "100"));
+            // Ctrl-C once the second table is being read: exit 130, one line that says how to go on
+            Process first = start(children, "first", fast(), capped);
+            awaitStage(children, "first", first, state, "resumeset2", before[2]);
+            new ProcessBuilder("kill", "-INT", Long.toString(first.pid())).inheritIO().start().waitFor();
+            assertThat(first.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(first.exitValue()).as(children.output("first")).isEqualTo(UserError.INTERRUPTED);
+            Matcher id = Pattern.compile("interrupted: [\\d,]+ rows read when stopped, [12] of 5 tables backed up; run "
+                    + "the same command again to go on with backup set (\\S+) \\(").matcher(children.output("first"));
+            assertThat(id.find()).as(children.output("first")).isTrue();
+            assertThat(children.output("first")).as("no table of a set to go on with failed").doesNotContain("FAILED")
+                    .doesNotContain("\tat ");
+            // SIGKILL once the third table's scan is seeded and being read
+            Process second = start(children, "second", fast(), capped);
+            thirdScan = awaitStage(children, "second", second, state, "resumeset3", before[3]);
+            kill(second);
+            assertThat(children.output("second")).contains("resuming backup set " + id.group(1) + " (full) of 5 tables")
+                    .containsPattern("resumeset2: (300 rows|backed up by the earlier run)")
+                    .doesNotContain("resumeset3: 300");
+        }
+        assertThat(Cli.run("jobs", "--state-dir", state.toString()).out()).contains("backup")
+                .contains("5 tables of emulator -> " + place);
+        long[] killed = reads(tables);
+        String set = Files.list(place).filter(Files::isDirectory).findFirst().orElseThrow().getFileName().toString();
+
+        // a finished table's files gone meanwhile (a prune of unfinished sets, say): refused, not marked complete
+        Path manifest = place.resolve(set).resolve("resumeset1").resolve(Manifest.NAME);
+        Path aside = Files.move(manifest, manifest.resolveSibling("aside.json"));
+        Cli.assertOneLine(Cli.run(fast(), backup.toArray(String[]::new)), UserError.FAILED, "backup set " + set
+                + ": table resumeset1, backed up by the earlier run, is not as it left it (its manifest is gone): run "
+                + "the same command with --restart to start a new set");
+        Files.move(aside, manifest);
+
+        String out = completed(fast(), backup);
+        assertThat(out).containsPattern("resuming backup set \\S+ \\(full\\) of 5 tables to .*: 2 backed up by the "
+                + "earlier run").contains("resumeset1: backed up by the earlier run")
+                .containsPattern("backup set \\S+ complete: 5 tables, 1,500 rows");
+        long[] after = reads(tables);
+        assertThat(after[1] + after[2]).as("the finished tables not read again").isEqualTo(killed[1] + killed[2]);
+        assertThat(Manifest.parse(Files.readAllBytes(place.resolve(set).resolve("resumeset3").resolve(Manifest.NAME)))
+                .scanId()).as("the third table's scan followed on, not started again").isEqualTo(thirdScan);
+        long all = 0;
+        for (int t = 1; t <= tables; t++) {
+            all += after[t] - before[t];
+        }
+        System.out.printf("resume figures: backup set: rows read by its three runs %,d of %,d (%.2fx)%n", all,
+                tables * rows, all / (double) (tables * rows));
+        assertThat(all).as("the runs together read the set about once").isLessThanOrEqualTo(
+                (long) (tables * rows * 1.3));
+        assertThat(jobDirs(state)).as("the state of a finished set goes").isEmpty();
+        assertThat(Cli.run("backups", "list", "--from", place.toString()).out()).contains(set)
+                .doesNotContain("NOT complete").doesNotContain("unfinished");
+        try (Stream<Path> sets = Files.list(place)) {
+            assertThat(sets.filter(Files::isDirectory).count()).as("one set").isEqualTo(1);
+        }
+
+        Cli.Run restore = Cli.run("restore", "--from", place.toString(), "--latest", "--dest-connection-string",
+                LocalServices.azurite().connectionString(), "--table-prefix", "rx");
+        assertThat(restore.exitCode()).as(restore.out() + restore.err()).isZero();
+        RestTableReader rest = RestTableReader.fromConnectionString(LocalServices.azurite().connectionString());
+        for (int t = 1; t <= tables; t++) {
+            TableComparer.Result check = TableComparer.compare(rest, "resumeset" + t, rest, "rxresumeset" + t);
+            assertThat(check.examples()).as("resumeset" + t).isEmpty();
+            assertThat(check.destinationRows()).isEqualTo(rows);
+        }
+    }
+
+    /** The proxy's rows read of each of the set's tables so far, by table number. */
+    private static long[] reads(int tables) {
+        long[] reads = new long[tables + 1];
+        for (int t = 1; t <= tables; t++) {
+            reads[t] = proxy.rowsRead("resumeset" + t);
+        }
+        return reads;
+    }
+
+    /**
+     * Waits until the set's state recorded {@code table}'s scan as seeded and the proxy served rows of it since
+     * {@code before}, while {@code child} runs; returns that scan's id.
+     */
+    private static String awaitStage(ChildProcesses children, String label, Process child, Path state, String table,
+            long before) {
+        java.util.concurrent.atomic.AtomicReference<String> scan = new java.util.concurrent.atomic.AtomicReference<>();
+        assertThat(FreePorts.await(() -> {
+            scan.set(seededScan(state, table));
+            return scan.get() != null && proxy.rowsRead(table) > before;
+        }, Duration.ofMinutes(3), child::isAlive)).as(children.output(label)).isTrue();
+        return scan.get();
+    }
+
+    /** The id of {@code table}'s scan as the set's state recorded it once seeded, or null. */
+    private static String seededScan(Path state, String table) {
+        try (Stream<Path> dirs = Files.list(state)) {
+            for (Path dir : dirs.toList()) {
+                java.util.Properties props = new java.util.Properties();
+                try (var in = Files.newInputStream(dir.resolve("job.properties"))) {
+                    props.load(in);
+                }
+                String spec = props.getProperty("stage." + table + ".spec");
+                if ("true".equals(props.getProperty("stage." + table + ".seeded")) && spec != null) {
+                    return io.tablescan.schema.ScanSpec.fromByteBuffer(java.nio.ByteBuffer.wrap(
+                            java.util.Base64.getDecoder().decode(spec))).getScanId();
+                }
+            }
+        } catch (java.io.IOException e) {
+            return null; // not written yet, or being replaced
+        }
+        return null;
+    }
+
     @Test
     void jobsListsAKilledJobAndRemovesItsState() throws Exception {
         Path state = InterruptIT.temporaryFolder("resume-jobs-state");

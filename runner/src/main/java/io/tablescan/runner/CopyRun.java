@@ -231,7 +231,7 @@ public final class CopyRun {
      * up to {@link LedgerCatchUp#AT_MOST} to fold it, so the rows printed and saved are the rows done; {@code seen}
      * when the ledger has no record of the scan.
      */
-    private static ScanTotals settled(LocalPipeline pipeline, KafkaSettings kafka, ScanStatusReader reader,
+    static ScanTotals settled(LocalPipeline pipeline, KafkaSettings kafka, ScanStatusReader reader,
             ScanTotals seen) {
         pipeline.stopWorkers();
         Timeline.mark("workers stop");

@@ -31,6 +31,8 @@ import java.util.stream.Stream;
 public final class JobState implements AutoCloseable {
     public static final String ENV = "TABLESCAN_STATE_DIR";
     static final String FILE = "job.properties";
+    /** Set once a job of several scans (a backup set's tables) seeded its first: its stages' records follow. */
+    private static final String STAGES = "stages";
     private static final String LOCK = "lock";
 
     private final Path dir;
@@ -116,9 +118,13 @@ public final class JobState implements AutoCloseable {
         return dir.resolve("kafka");
     }
 
-    /** Whether an earlier run seeded this job's scan: this run follows it instead of seeding again. */
+    /**
+     * Whether an earlier run seeded this job's scan (or, for a job of several scans, one of them): this run follows it
+     * instead of seeding again.
+     */
     public boolean resumable() {
-        return "true".equals(props.getProperty("seeded")) && props.getProperty("spec") != null;
+        return "true".equals(props.getProperty("seeded"))
+                && (props.getProperty("spec") != null || props.getProperty(STAGES) != null);
     }
 
     /**
@@ -131,8 +137,23 @@ public final class JobState implements AutoCloseable {
 
     /** The scan an earlier run seeded. */
     public ScanSpec spec() {
+        return decode(props.getProperty("spec"));
+    }
+
+    private static ScanSpec decode(String spec) {
         try {
-            return ScanSpec.fromByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(props.getProperty("spec"))));
+            return ScanSpec.fromByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(spec)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String encode(ScanSpec spec) {
+        try {
+            ByteBuffer bytes = spec.toByteBuffer();
+            byte[] raw = new byte[bytes.remaining()];
+            bytes.get(raw);
+            return Base64.getEncoder().encodeToString(raw);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -145,14 +166,7 @@ public final class JobState implements AutoCloseable {
 
     /** Records the scan about to be seeded. */
     void starting(ScanSpec spec) {
-        try {
-            ByteBuffer bytes = spec.toByteBuffer();
-            byte[] raw = new byte[bytes.remaining()];
-            bytes.get(raw);
-            props.setProperty("spec", Base64.getEncoder().encodeToString(raw));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        props.setProperty("spec", encode(spec));
         props.setProperty("scan", spec.getScanId());
         props.setProperty("started", Instant.now().toString());
         save();
@@ -164,8 +178,61 @@ public final class JobState implements AutoCloseable {
         save();
     }
 
+    /**
+     * Records the scan of stage {@code stage} (a table of a backup set, say) of a job of several scans, about to be
+     * seeded; with no scan seeded yet, the job still starts over when run again.
+     */
+    void stageStarting(String stage, ScanSpec spec) {
+        props.setProperty("stage." + stage + ".spec", encode(spec));
+        if (props.getProperty("started") == null) {
+            props.setProperty("started", Instant.now().toString());
+        }
+        save();
+    }
+
+    /** Stage {@code stage}'s scan is seeded: from now on a rerun follows it, and the job is resumed. */
+    void stageSeeded(String stage) {
+        props.setProperty("stage." + stage + ".seeded", "true");
+        props.setProperty(STAGES, "true");
+        props.setProperty("seeded", "true");
+        save();
+    }
+
+    /** A stage of a job of several scans as recorded: its name, its scan, whether that was seeded. */
+    record Stage(String name, ScanSpec spec, boolean seeded) {}
+
+    /** Every stage recorded, seeded or not. */
+    java.util.List<Stage> stages() {
+        return props.stringPropertyNames().stream().filter(n -> n.startsWith("stage.") && n.endsWith(".spec")).sorted()
+                .map(n -> n.substring("stage.".length(), n.length() - ".spec".length()))
+                .map(name -> new Stage(name, decode(props.getProperty("stage." + name + ".spec")),
+                        "true".equals(props.getProperty("stage." + name + ".seeded"))))
+                .toList();
+    }
+
+    /** The scan stage {@code stage} of an earlier run seeded, if it did. */
+    java.util.Optional<ScanSpec> stageSpec(String stage) {
+        String spec = props.getProperty("stage." + stage + ".spec");
+        return "true".equals(props.getProperty("stage." + stage + ".seeded")) ? java.util.Optional.of(decode(spec))
+                : java.util.Optional.empty();
+    }
+
+    /**
+     * A value of the job's own for its reruns (a backup set's id, a finished table's result), dropped with the rest
+     * of the state when the job starts over.
+     */
+    public void record(String name, String value) {
+        props.setProperty("r." + name, value);
+        save();
+    }
+
+    /** A value {@link #record}ed by this run or an earlier one, or null. */
+    public String recorded(String name) {
+        return props.getProperty("r." + name);
+    }
+
     /** The rows done so far, as {@code tablescan jobs} shows them. */
-    void progress(long rows) {
+    public void progress(long rows) {
         if (!Long.toString(rows).equals(props.getProperty("rows"))) {
             props.setProperty("rows", Long.toString(rows));
             save();

@@ -140,7 +140,7 @@ public final class LocalPipeline implements AutoCloseable, Health {
      * (their items are left for a replay: a capped job stops within seconds); the ledger goes on folding what they
      * committed, so that the counts a stopped run prints and saves are those of everything its workers did.
      */
-    public void stopWorkers() {
+    public synchronized void stopWorkers() { // once, though several scans of a session stop at the same time
         List<WorkerRuntime<?>> workers = new ArrayList<>(runtimes);
         runtimes.clear(); // closed once: close() then stops the ledger alone
         workers.forEach(WorkerRuntime::stopSoon);
@@ -159,7 +159,7 @@ public final class LocalPipeline implements AutoCloseable, Health {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         runtimes.forEach(WorkerRuntime::stopSoon); // all at once: leaving a group and closing clients are waits
         List<AutoCloseable> parts = new ArrayList<>(runtimes);
         if (ledger != null) {
