@@ -4,6 +4,8 @@ import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupSets;
 import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.SetIndex;
+import io.tablescan.rate.Direction;
+import io.tablescan.rate.TokenBucket;
 import io.tablescan.runner.PipelineSession;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.spi.KeyRange;
@@ -89,6 +91,11 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             + "(default: an embedded broker), in topics and groups of this restore's own, removed when it ends.")
     String kafka;
 
+    @Option(names = "--max-write-rate", paramLabel = "ROWS_PER_S", description = "At most this many rows/s written "
+            + "to the destination account, row writes and deletes, by all the tables restored at once together (each "
+            + "of the --parallel tables gets its share).")
+    Long maxWriteRate;
+
     @Override
     public Integer call() throws Exception {
         return output.aroundResult(this::execute, () -> result);
@@ -100,6 +107,10 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         }
         if (which == null) {
             throw new UserError(UserError.USAGE, "give one of --set ID, --latest and --at TIME");
+        }
+        if (maxWriteRate != null && maxWriteRate < parallel) {
+            throw new UserError(UserError.USAGE, "--max-write-rate must be at least 1 row per second per --parallel "
+                    + "table");
         }
         Checks.bootstrapServers(kafka);
         BackupSets sets = new BackupSets(from.open(env));
@@ -228,9 +239,11 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             Checks.retried(dest).createTableIfNotExists(destTable);
             long written = 0;
             for (RestorePlan.Step step : plan.steps()) {
-                written += scans.importInto(destName, destTable, step.store(), step.manifest(), step.batches());
+                written += scans.importInto(destName, destTable, step.store(), step.manifest(), step.batches(),
+                        maxWriteRate == null ? null : Map.of(Direction.READ.key, 0L, Direction.WRITE.key,
+                                maxWriteRate / parallel));
             }
-            long deleted = delete(dest, destTable, plan.deletes());
+            long deleted = delete(dest, destTable, plan.deletes(), maxWriteRate == null ? 0 : maxWriteRate / parallel);
             // The rows the table holds as the set saw it, not the writes summed over the chain's exports.
             System.out.printf("  %s: restored %s into %s (%s over %s, %s deleted)%n", plan.table(),
                     ProgressPrinter.plural(plan.rowsAtSet(), "row"), destTable, ProgressPrinter.plural(written,
@@ -243,15 +256,21 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         }
     }
 
-    /** Deletes the rows, 16 at a time; a row already gone counts as deleted (a rerun's). */
-    private static long delete(TableStore dest, String table, List<RestorePlan.Key> keys) {
+    /**
+     * Deletes the rows, 16 at a time, at most {@code maxRate} a second (0: uncapped); a row already gone counts as
+     * deleted (a rerun's).
+     */
+    private static long delete(TableStore dest, String table, List<RestorePlan.Key> keys, long maxRate) {
         AtomicLong deleted = new AtomicLong();
+        TokenBucket cap = new TokenBucket(maxRate);
         try (ExecutorService pool = Executors.newFixedThreadPool(16, Thread.ofVirtual().factory())) {
             List<Future<?>> done = new ArrayList<>();
             for (RestorePlan.Key key : keys) {
                 done.add(pool.submit(() -> {
+                    cap.acquire(1);
                     dest.delete(table, key.partitionKey(), key.rowKey());
                     deleted.incrementAndGet();
+                    return null;
                 }));
             }
             for (Future<?> future : done) {

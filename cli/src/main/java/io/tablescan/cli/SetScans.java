@@ -84,15 +84,16 @@ final class SetScans {
 
     /**
      * Writes a checked export ({@code batches}: its check's count) into {@code destTable} of the alias
-     * {@code dest} with upsert-replace; returns the rows written.
+     * {@code dest} with upsert-replace, at most {@code limits}' rows/s (null: uncapped); returns the rows written.
      */
-    long importInto(String dest, String destTable, BackupStore from, Manifest manifest, long batches) {
+    long importInto(String dest, String destTable, BackupStore from, Manifest manifest, long batches,
+            Map<String, Long> limits) {
         if (batches == 0) {
             return 0;
         }
         var job = Checks.job(Jobs.named(CopyJob.NAME), new JobRequest("import", true, null, null, Map.of()));
         ScanSpec spec = ScanSpecs.of(job, Map.of()).from(new TableRef(RestoreCommand.EXPORT_ALIAS, destTable))
-                .to(new TableRef(dest, destTable)).build();
+                .to(new TableRef(dest, destTable)).limits(limits).build();
         RunOptions options = options().withSeeder((kafka, s) -> ImportSeeder.seed(kafka, s, from, manifest, batches,
                 manifest.totalRows()));
         return completed(destTable, session.run(spec, options)).rowsWritten();

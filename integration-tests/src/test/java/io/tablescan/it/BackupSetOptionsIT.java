@@ -2,10 +2,14 @@ package io.tablescan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablescan.azure.RestTableReader;
 import io.tablescan.cli.Cli;
 import io.tablescan.cli.SampleTable;
+import io.tablescan.runner.TableComparer;
 import io.tablescan.runtime.KafkaSettings;
+import io.tablescan.spi.Row;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A backup set's options on Azurite: {@code --max-rate} with {@code --parallel 2} keeps the cap over the whole
  * set (the rows the service answered with, counted by a proxy in front of it, in every 10 s, as RateCapIT measures
  * a scan's cap), and {@code --kafka} builds a complete set through a broker of its own that restores equal to the
- * tables as Microsoft's JavaScript SDK reads them, leaving no topic behind.
+ * tables as Microsoft's JavaScript SDK reads them, leaving no topic behind; a restore's {@code --max-write-rate}
+ * holds for its deletes too.
  */
 class BackupSetOptionsIT {
     private static final long CAP = 600;
@@ -60,6 +65,49 @@ class BackupSetOptionsIT {
             assertThat(rows * 1000.0 / (last - first)).as("rows/s over the set").isLessThanOrEqualTo(CAP * 1.1)
                     .isGreaterThan(CAP * 0.6);
         }
+    }
+
+    /**
+     * A restore's {@code --max-write-rate} holds for its deletes too: 300 rows deleted since the full set, restored
+     * from the incremental into a new table at 100 rows/s, the row writes through the import and the deletes by key
+     * (answered at the proxy's end, one request each: uncapped, Azurite answers 300 in well under a second).
+     */
+    @Test
+    void aRestoresWriteCapHoldsForItsDeletes(@TempDir Path sets) throws Exception {
+        var store = LocalServices.store();
+        String cs = LocalServices.azurite().connectionString();
+        SampleTable.write(store, "rcapsource", SampleTable.rows(400), 16);
+        Cli.Run full = Cli.run("backup", "--source-connection-string", cs, "--tables", "rcapsource", "--to",
+                sets.toString());
+        assertThat(full.exitCode()).as(full.out() + full.err()).isZero();
+        List<Row> rows = new ArrayList<>();
+        store.query("rcapsource", io.tablescan.spi.KeyRange.ALL, new io.tablescan.spi.QueryOptions(300, List.of(),
+                null), null).rows().forEach(rows::add);
+        for (Row row : rows) {
+            assertThat(store.delete("rcapsource", row.partitionKey(), row.rowKey())).isTrue();
+        }
+        Cli.Run incremental = Cli.run("backup", "--source-connection-string", cs, "--tables", "rcapsource", "--to",
+                sets.toString(), "--incremental", "--overlap", "0s");
+        assertThat(incremental.exitCode()).as(incremental.out() + incremental.err()).isZero();
+
+        try (CountingProxy proxy = CountingProxy.start(LocalServices.azurite())) {
+            long start = System.nanoTime();
+            Cli.Run restore = Cli.run("restore", "--from", sets.toString(), "--latest", "--dest-connection-string",
+                    proxy.connectionString(), "--table-prefix", "rc", "--max-write-rate", "100", "--parallel", "1");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(restore.exitCode()).as(restore.out() + restore.err()).isZero();
+            assertThat(restore.out()).containsPattern("restored 100 rows into rcrcapsource \\(400 row writes over \\d "
+                    + "exports?, 300 rows deleted\\)");
+            List<Long> deletes = proxy.deletes();
+            assertThat(deletes).hasSize(300);
+            long span = deletes.get(deletes.size() - 1) - deletes.get(0);
+            System.out.printf("restore at 100 rows/s: %,d ms in all, its 300 deletes over %,d ms%n", millis, span);
+            assertThat(span).as("ms from the first delete to the last, at 100 rows/s within 10%")
+                    .isGreaterThanOrEqualTo(300 * 1000 / 110 - 500); // less the bucket's burst, a fifth of a second
+            assertThat(millis).as("ms of the whole restore: 700 writes and deletes").isGreaterThan(700 * 1000 / 110);
+        }
+        RestTableReader rest = RestTableReader.fromConnectionString(cs);
+        assertThat(TableComparer.compare(rest, "rcapsource", rest, "rcrcapsource").examples()).isEmpty();
     }
 
     @Test

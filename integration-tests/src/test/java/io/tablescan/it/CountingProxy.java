@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * A reverse proxy in front of Azurite's table endpoint that counts, per table, the rows its queries returned: what
  * the source served, whatever the tool's own counters say (they count only committed work); it can also refuse a
- * table's requests (403), as the service refuses a key that may not read it. Loopback only.
+ * table's requests (403), as the service refuses a key that may not read it; and when each row delete was answered.
+ * Loopback only.
  */
 final class CountingProxy implements AutoCloseable {
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "expect", "upgrade",
@@ -35,8 +36,15 @@ final class CountingProxy implements AutoCloseable {
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, LongAdder> rows = new ConcurrentHashMap<>();
+    /** When each single-row delete was answered, in time order. */
+    List<Long> deletes() {
+        return deletes.stream().sorted().toList();
+    }
+
     /** Every counted page: when it was answered (ms since the epoch) and its rows. */
     private final java.util.Queue<long[]> pages = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** When each single-row delete (DELETE of an entity) was answered, ms since the epoch. */
+    private final java.util.Queue<Long> deletes = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Tables whose requests are refused, each with how many more are let through first. */
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> refused = new ConcurrentHashMap<>();
 
@@ -126,6 +134,10 @@ final class CountingProxy implements AutoCloseable {
     /** A query of a table: GET /account/table or /account/table(), answered with {"value": [rows]}. */
     private void count(HttpExchange exchange, HttpResponse<byte[]> response) {
         String[] path = exchange.getRequestURI().getPath().split("/");
+        if (exchange.getRequestMethod().equals("DELETE") && path.length == 3 && path[2].contains("(PartitionKey=")) {
+            deletes.add(System.currentTimeMillis());
+            return;
+        }
         if (!exchange.getRequestMethod().equals("GET") || response.statusCode() != 200 || path.length != 3) {
             return;
         }
