@@ -163,7 +163,7 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local());
         try (Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(aliases), accounts, spec,
-                    CliRun.options(printer, interrupt, env).withBroker(broker).withState(local), printer);
+                    CliRun.options(printer, interrupt, env).withBroker(broker).withState(local).withCapsOf(spec), printer);
             if (outcome.interrupted()) { // said once everything this command started is stopped and deleted
                 throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)
                         : ScanSummary.interrupted(outcome.totals(), spec, outcome.partial()));

@@ -78,7 +78,7 @@ final class CountCommand extends TablescanCommand.ReadsEnvironment {
         try (JobState local = cluster == null ? state.open(env, sourceTable) : null;
                 Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(sourceAccount.alias != null), accounts,
-                    spec, CliRun.options(printer, interrupt, env).withState(local), printer);
+                    spec, CliRun.options(printer, interrupt, env).withState(local).withCapsOf(spec), printer);
             ScanTotals totals = outcome.totals();
             if (outcome.interrupted()) {
                 throw new UserError(UserError.INTERRUPTED, local != null ? StateOptions.resumeHint(local)

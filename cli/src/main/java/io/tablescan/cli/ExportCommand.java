@@ -135,7 +135,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
                 // Keyed by PartitionKey: a partition's rows stay in one topic partition, and so in one file.
                 return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
                         TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
-            }, CliRun.options(printer, interrupt, env).withState(local), (kafka, outcome) -> {
+            }, CliRun.options(printer, interrupt, env).withState(local).withCapsOf(draft), (kafka, outcome) -> {
                 // the scan run: a resumed export's is its first run's
                 String topic = kafka.namespace().topic("export-" + outcome.totals().scanId());
                 if (outcome.interrupted() && local != null) { // its topic stays with the state, for the rerun

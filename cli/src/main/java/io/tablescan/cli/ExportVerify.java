@@ -75,7 +75,7 @@ final class ExportVerify {
                 ExportCommand.createTopic(kafka, topic, comparer.topicPartitions());
                 return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
                         TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
-            }, CliRun.options(printer, interrupt, env).withState(local), (kafka, outcome) -> {
+            }, CliRun.options(printer, interrupt, env).withState(local).withCapsOf(draft), (kafka, outcome) -> {
                 // the scan run: a resumed one is the first run's
                 String topic = kafka.namespace().topic("verify-" + outcome.totals().scanId());
                 if (outcome.interrupted() && local != null) { // its topic stays with the state, for the rerun

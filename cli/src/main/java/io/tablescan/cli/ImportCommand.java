@@ -132,7 +132,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
                         .withSeeder(onWorkers.seeder())).outcome();
             } else {
                 outcome = CopyRun.runHere(cluster, accounts, spec, CliRun.options(printer, interrupt, env)
-                        .withState(local).withSeeder((k, s) -> ImportSeeder.seed(k, s, from, manifest, batchCount,
+                        .withState(local).withCapsOf(spec).withSeeder((k, s) -> ImportSeeder.seed(k, s, from, manifest, batchCount,
                                 manifest.totalRows())));
             }
             if (outcome.interrupted()) {

@@ -24,7 +24,7 @@ final class MirrorRun {
         AtomicReference<DifferenceReport> found = new AtomicReference<>();
         try (Interrupt interrupt = Interrupt.onSigint()) {
             CopyRun.Outcome outcome = CliRun.run(cluster, onWorkers, accounts, spec, CliRun.options(printer, interrupt,
-                    env).withState(state) // the scan run: a resumed one is the first run's
+                    env).withState(state).withCapsOf(spec) // the scan run: a resumed one is the first run's
                     .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, totals.scanId(), report))),
                     printer);
             ScanTotals t = outcome.totals();

@@ -153,7 +153,7 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
                 Interrupt interrupt = Interrupt.onSigint()) {
             boolean aliases = sourceName.equals(sourceAccount.alias) && (dest == source || destName.equals(destAccount));
             CopyRun.Outcome outcome = CliRun.run(cluster, where.onWorkers(aliases), accounts, spec,
-                    CliRun.options(printer, interrupt, env).withState(local) // a resumed scan is the first run's
+                    CliRun.options(printer, interrupt, env).withState(local).withCapsOf(spec) // a resumed scan is the first run's
                     .withEnded((kafka, totals) -> found.set(DifferenceReport.read(kafka, totals.scanId(), report))),
                     printer);
             ScanTotals totals = outcome.totals();

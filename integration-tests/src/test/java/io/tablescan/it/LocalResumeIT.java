@@ -80,7 +80,9 @@ class LocalResumeIT {
         List<String> copy = args(state, "copy", "--dest-table", "resumecopy");
         try (ChildProcesses children = new ChildProcesses("resume-copy")) {
             long before = proxy.rowsRead(SOURCE);
-            Process first = start(children, "first", slow(), copy);
+            List<String> capped = new ArrayList<>(copy); // caps are the run's: the rerun, given none, lifts them
+            capped.addAll(List.of("--max-rate", "5000"));
+            Process first = start(children, "first", slow(), capped);
             awaitProgress(children, "first", first);
             // the same job a second time, while it runs: refused, the running one untouched
             Cli.Run twice = Cli.run(fast(), copy.toArray(String[]::new));
@@ -93,6 +95,7 @@ class LocalResumeIT {
 
             String out = completed(fast(), copy);
             assertThat(out).containsPattern("resuming scan scan-\\S+: [1-9][\\d,]* rows already done \\(started ");
+            assertThat(out).contains("this run's caps: reads uncapped (were 5,000 rows/s), writes uncapped");
             assertThat(out).doesNotContain("\tat ").as("its own rows are no news").doesNotContain("already holds rows");
             assertExact("resumecopy");
             assertThat(jobDirs(state)).as("the state of a finished job goes").isEmpty();

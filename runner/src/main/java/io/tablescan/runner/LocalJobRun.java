@@ -42,6 +42,10 @@ final class LocalJobRun {
                 options.view().resuming(resumeLine(spec, state));
                 KilledTransactions.settle(kafka); // before any worker reads what the killed run wrote
                 ScanResumer.resumed(kafka, spec.getScanId()); // the stopped time is not the scan's
+                String caps = options.limits() == null ? null : ResumedCaps.apply(kafka, spec, options.limits());
+                if (caps != null) {
+                    options.view().resuming(caps);
+                }
                 Timeline.mark("transactions");
             } else {
                 state.startedOver().ifPresent(options.view()::resuming);

@@ -2,8 +2,6 @@ package io.tablescan.runner;
 
 import io.tablescan.control.ScanCanceller;
 import io.tablescan.control.ScanResumer;
-import io.tablescan.control.Throttle;
-import io.tablescan.rate.Direction;
 import io.tablescan.local.EmbeddedKafkaBroker;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
@@ -116,17 +114,11 @@ public final class PipelineSession implements AutoCloseable {
      * it recorded so is cancelled: the rerun seeds that stage again, and would otherwise read it twice.
      */
     private static void resumeStages(KafkaSettings kafka, JobState state, Map<String, Long> limits) {
-        long read = limits == null ? 0 : limits.getOrDefault(Direction.READ.key, 0L);
-        long write = limits == null ? 0 : limits.getOrDefault(Direction.WRITE.key, 0L);
         for (JobState.Stage stage : state.stages()) {
-            String scan = stage.spec().getScanId();
-            if (!stage.seeded()) {
-                ScanCanceller.cancel(kafka, scan);
-                continue;
-            }
-            Map<String, Long> now = Throttle.current(kafka, stage.spec());
-            if (now.get(Direction.READ.key) != read || now.get(Direction.WRITE.key) != write) {
-                Throttle.set(kafka, scan, read, write);
+            if (stage.seeded()) {
+                ResumedCaps.apply(kafka, stage.spec(), limits);
+            } else {
+                ScanCanceller.cancel(kafka, stage.spec().getScanId());
             }
         }
     }

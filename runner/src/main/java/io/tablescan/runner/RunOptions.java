@@ -1,5 +1,7 @@
 package io.tablescan.runner;
 
+import io.tablescan.rate.Direction;
+import io.tablescan.rate.ScanRates;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.status.ScanTotals;
@@ -27,7 +29,7 @@ import java.util.function.Consumer;
  */
 public record RunOptions(Map<String, String> env, Duration timeout, RunView view, Duration interval,
         Consumer<ScanTotals> each, BooleanSupplier stop, Seeder seeder, Ended ended, BrokerStart broker,
-        JobState state) {
+        JobState state, Map<String, Long> limits) {
 
     /** Seeds a scan on the Kafka it runs on: its root item, or an import's batches. */
     @FunctionalInterface
@@ -79,44 +81,54 @@ public record RunOptions(Map<String, String> env, Duration timeout, RunView view
 
     public static RunOptions defaults() {
         return new RunOptions(System.getenv(), Duration.ofDays(7), RunView.SILENT, null, null, () -> false,
-                ROOT, null, null, null);
+                ROOT, null, null, null, null);
     }
 
     public RunOptions withEnv(Map<String, String> value) {
-        return new RunOptions(value, timeout, view, interval, each, stop, seeder, ended, broker, state);
+        return new RunOptions(value, timeout, view, interval, each, stop, seeder, ended, broker, state, limits);
     }
 
     public RunOptions withTimeout(Duration value) {
-        return new RunOptions(env, value, view, interval, each, stop, seeder, ended, broker, state);
+        return new RunOptions(env, value, view, interval, each, stop, seeder, ended, broker, state, limits);
     }
 
     public RunOptions withView(RunView value) {
-        return new RunOptions(env, timeout, value, interval, each, stop, seeder, ended, broker, state);
+        return new RunOptions(env, timeout, value, interval, each, stop, seeder, ended, broker, state, limits);
     }
 
     /** Calls {@code value} with the totals every {@code every} instead of the view's progress. */
     public RunOptions withProgress(Duration every, Consumer<ScanTotals> value) {
-        return new RunOptions(env, timeout, view, every, value, stop, seeder, ended, broker, state);
+        return new RunOptions(env, timeout, view, every, value, stop, seeder, ended, broker, state, limits);
     }
 
     public RunOptions withStop(BooleanSupplier value) {
-        return new RunOptions(env, timeout, view, interval, each, value, seeder, ended, broker, state);
+        return new RunOptions(env, timeout, view, interval, each, value, seeder, ended, broker, state, limits);
     }
 
     public RunOptions withSeeder(Seeder value) {
-        return new RunOptions(env, timeout, view, interval, each, stop, value, ended, broker, state);
+        return new RunOptions(env, timeout, view, interval, each, stop, value, ended, broker, state, limits);
     }
 
     public RunOptions withEnded(Ended value) {
-        return new RunOptions(env, timeout, view, interval, each, stop, seeder, value, broker, state);
+        return new RunOptions(env, timeout, view, interval, each, stop, seeder, value, broker, state, limits);
     }
 
     public RunOptions withBroker(BrokerStart value) {
-        return new RunOptions(env, timeout, view, interval, each, stop, seeder, ended, value, state);
+        return new RunOptions(env, timeout, view, interval, each, stop, seeder, ended, value, state, limits);
     }
 
     public RunOptions withState(JobState value) {
-        return new RunOptions(env, timeout, view, interval, each, stop, seeder, ended, broker, value);
+        return new RunOptions(env, timeout, view, interval, each, stop, seeder, ended, broker, value, limits);
+    }
+
+    /**
+     * This run's caps, those of {@code spec} as this run's options made it: a resumed local job sets them on its
+     * scan, since caps tune a run and are not part of the job (without this, a resumed scan keeps its caps).
+     */
+    public RunOptions withCapsOf(ScanSpec spec) {
+        Map<String, Long> caps = Map.of(Direction.READ.key, ScanRates.cap(spec, Direction.READ), Direction.WRITE.key,
+                ScanRates.cap(spec, Direction.WRITE));
+        return new RunOptions(env, timeout, view, interval, each, stop, seeder, ended, broker, state, caps);
     }
 
     Duration progressInterval() {
