@@ -110,17 +110,21 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         if (parallel < 1 || parallel > 8) {
             throw new UserError(UserError.USAGE, "--parallel must be 1 to 8");
         }
+        if (maxRate != null && maxRate < 1) {
+            throw new UserError(UserError.USAGE, "--max-rate must be at least 1 row per second");
+        }
         if (overlap != null && !incremental && !overlap.equals(Duration.ofMinutes(15))) {
             throw new UserError(UserError.USAGE, "--overlap goes with --incremental");
-        }
-        if (maxRate != null && maxRate < parallel) {
-            throw new UserError(UserError.USAGE, "--max-rate must be at least 1 row per second per --parallel scan");
         }
         Checks.bootstrapServers(kafka);
         BackupStore root = to.open(env);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         TableStore source = sourceAccount.store(new Accounts(env::get));
         List<String> tables = selection.resolve(source);
+        if (maxRate != null && maxRate < Math.min(parallel, tables.size())) {
+            throw new UserError(UserError.USAGE, "--max-rate must be at least 1 row per second per table scanned at "
+                    + "once (--parallel)");
+        }
         // A local set keeps its state until it ends: run again after a kill or Ctrl-C, it goes on with the same set
         try (JobState local = cluster == null ? state.open(env, ProgressPrinter.plural(tables.size(), "table")
                 + " of " + accountName() + " -> " + root.describe()) : null) {
@@ -206,7 +210,8 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         String account = accountName();
         Accounts accounts = new Accounts(name -> null).register(sourceAccount.name(), source);
         Map<String, Long> limits = maxRate == null ? null
-                : Map.of(Direction.READ.key, maxRate / parallel, Direction.WRITE.key, 0L);
+                : Map.of(Direction.READ.key, maxRate / atOnce(plan.tables.size() - finished.size()), Direction.WRITE.key,
+                        0L);
         List<SetIndex.Table> done = new ArrayList<>();
         boolean interrupted;
         SetProgress progress = SetProgress.of("rows read", 0); // a table's rows are unknown until its scan ends
@@ -326,6 +331,11 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
                     base == null || base.isEmpty() ? null : sets.read(base),
                     List.of(local.recorded("tables").split(",")), local.recorded("runId"));
         }
+    }
+
+    /** The scans run at once, each with its share of --max-rate: --parallel, or fewer when fewer tables are left. */
+    private long atOnce(int tables) {
+        return Math.max(1, Math.min(parallel, tables));
     }
 
     /** The --json result: the set, where it is, each table's rows (or its error), the totals, the failed tables. */

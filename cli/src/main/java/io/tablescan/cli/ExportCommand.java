@@ -221,6 +221,11 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     static void deleteTopic(KafkaSettings kafka, String topic) {
         try (Admin admin = kafka.newAdmin()) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
+                System.err.println("tablescan: warning: could not delete the topic " + topic + " ("
+                        + e.getCause().getClass().getSimpleName() + "); delete it by hand");
+            } // else gone already: a resumed job's, deleted by the run it resumes
         } catch (Exception e) {
             System.err.println("tablescan: warning: could not delete the topic " + topic + " ("
                     + e.getClass().getSimpleName() + "); delete it by hand");

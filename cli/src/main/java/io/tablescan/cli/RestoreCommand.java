@@ -96,6 +96,9 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             + "of the --parallel tables gets its share).")
     Long maxWriteRate;
 
+    /** The tables restored at once: --parallel, or fewer when fewer are restored. */
+    private int atOnce = 1;
+
     @Override
     public Integer call() throws Exception {
         return output.aroundResult(this::execute, () -> result);
@@ -108,9 +111,8 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
         if (which == null) {
             throw new UserError(UserError.USAGE, "give one of --set ID, --latest and --at TIME");
         }
-        if (maxWriteRate != null && maxWriteRate < parallel) {
-            throw new UserError(UserError.USAGE, "--max-write-rate must be at least 1 row per second per --parallel "
-                    + "table");
+        if (maxWriteRate != null && maxWriteRate < 1) {
+            throw new UserError(UserError.USAGE, "--max-write-rate must be at least 1 row per second");
         }
         Checks.bootstrapServers(kafka);
         BackupSets sets = new BackupSets(from.open(env));
@@ -131,6 +133,11 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             throw BackupLocations.error(e);
         }
         List<String> chosen = chosen(set);
+        atOnce = Math.min(parallel, chosen.size()); // each table restored at once gets its share of the cap
+        if (maxWriteRate != null && maxWriteRate < atOnce) {
+            throw new UserError(UserError.USAGE, "--max-write-rate must be at least 1 row per second per table "
+                    + "restored at once (--parallel)");
+        }
         for (String table : chosen) {
             Checks.tableName("--table-prefix", tablePrefix + table);
         }
@@ -241,9 +248,9 @@ final class RestoreCommand extends TablescanCommand.ReadsEnvironment {
             for (RestorePlan.Step step : plan.steps()) {
                 written += scans.importInto(destName, destTable, step.store(), step.manifest(), step.batches(),
                         maxWriteRate == null ? null : Map.of(Direction.READ.key, 0L, Direction.WRITE.key,
-                                maxWriteRate / parallel));
+                                maxWriteRate / atOnce));
             }
-            long deleted = delete(dest, destTable, plan.deletes(), maxWriteRate == null ? 0 : maxWriteRate / parallel);
+            long deleted = delete(dest, destTable, plan.deletes(), maxWriteRate == null ? 0 : maxWriteRate / atOnce);
             // The rows the table holds as the set saw it, not the writes summed over the chain's exports.
             System.out.printf("  %s: restored %s into %s (%s over %s, %s deleted)%n", plan.table(),
                     ProgressPrinter.plural(plan.rowsAtSet(), "row"), destTable, ProgressPrinter.plural(written,

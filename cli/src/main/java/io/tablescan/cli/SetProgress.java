@@ -25,6 +25,8 @@ final class SetProgress {
     /** The rows each scan (by id) has done as last seen: a scan's last figure stays in the sum once it ended. */
     private final Map<String, Long> rows = new HashMap<>();
     private long printed;
+    /** A resumed scan's rows when first seen, by scan id: the earlier run's, not in this run's rows/s. */
+    private final Map<String, Long> earlier = new HashMap<>();
 
     /** {@code what}: the rows' noun ("rows read"); {@code total}: the rows to come, or 0 when unknown. */
     SetProgress(PrintStream out, LongSupplier clock, String what, long total) {
@@ -44,6 +46,9 @@ final class SetProgress {
     /** A scan's totals: kept, and a line printed when the last one is {@link #EVERY} old. */
     synchronized void seen(ScanTotals t) {
         if (t.started()) {
+            if (!rows.containsKey(t.scanId()) && t.status().getStartMillis() < start) { // begun by an earlier run
+                earlier.put(t.scanId(), t.rowsCopied());
+            }
             rows.put(t.scanId(), t.rowsCopied());
         }
         long now = clock.getAsLong();
@@ -64,7 +69,7 @@ final class SetProgress {
         long done = rows.values().stream().mapToLong(Long::longValue).sum();
         String left = eta.suffix(done, total); // notes this figure in the window of the rate
         long elapsed = now - start;
-        double rate = eta.rate().orElse(elapsed > 0 ? done * 1000.0 / elapsed : 0);
+        double rate = eta.rate().orElse(elapsed > 0 ? (done - earlier.values().stream().mapToLong(Long::longValue).sum()) * 1000.0 / elapsed : 0);
         String count = total > 0 ? String.format("%,d of %,d %s", done, total, what) : String.format("%,d %s", done, what);
         return String.format("  %s, %,.0f rows/s, %s%s", count, rate, ProgressPrinter.clock(elapsed), left);
     }

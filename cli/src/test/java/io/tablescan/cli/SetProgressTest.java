@@ -28,8 +28,14 @@ class SetProgressTest {
 
     /** Scan {@code id} of a table restored: {@code rows} rows written so far. */
     static ScanTotals table(String id, long rows) {
+        return table(id, rows, 1_000_000);
+    }
+
+    /** As above, for a scan begun at {@code startMillis} (before the progress began: a resumed scan's). */
+    static ScanTotals table(String id, long rows, long startMillis) {
         ScanSpec spec = ScanSpec.newBuilder().setScanId(id).setSource(new TableRef("export", id))
-                .setDestination(new TableRef("d", id)).setPageSize(1000).setPageBudget(5).setCreatedAtMillis(1).build();
+                .setDestination(new TableRef("d", id)).setPageSize(1000).setPageBudget(5)
+                .setCreatedAtMillis(startMillis).build();
         ScanStatus s = ScanFold.apply(null, new ScanEventBuilder(id).started(spec).emitted(ItemKind.ENTITY_BATCH)
                 .emitted(ItemKind.ENTITY_BATCH).build());
         s = ScanFold.apply(s, new ScanEventBuilder(id).done(ItemKind.ENTITY_BATCH, 0,
@@ -52,6 +58,17 @@ class SetProgressTest {
         assertThat(lines.get(1)).as("after 5 s of figures, the time left").isEqualTo(
                 "  1,900 of 10,000 row writes, 200 rows/s, 0:10, about 0:41 left");
         assertThat(lines.get(2)).isEqualTo("  2,900 of 10,000 row writes, 200 rows/s, 0:15, about 0:36 left");
+    }
+
+    @Test
+    void aResumedScansRowsOfTheEarlierRunAreNotInTheFirstRate() {
+        SetProgress progress = progress("rows read", 0);
+        for (int second = 1; second <= 5; second++) {
+            now.addAndGet(1_000);
+            progress.seen(table("a", 16_000 + second * 100L, 1)); // begun long before this run
+        }
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList())
+                .containsExactly("  16,500 rows read, 80 rows/s, 0:05"); // 400 rows since it was first seen, in 5 s
     }
 
     @Test
