@@ -48,10 +48,10 @@ class ContainerEntrypointIT {
         SampleTable.write(store, "metricsource", SampleTable.rows(ROWS), 16);
         String bootstrap = LocalServices.broker().bootstrapServers();
         Map<String, Integer> ports = new LinkedHashMap<>();
+        Map<String, Start> starts = new LinkedHashMap<>();
         try (ChildProcesses children = new ChildProcesses("entrypoint")) {
             for (String role : List.of("discovery", "partition", "copy", "ledger")) {
-                int port = FreePorts.find();
-                ports.put(role, port);
+                Files.deleteIfExists(children.log(role).toPath()); // logs are appended to: an earlier run's port lines
                 Map<String, String> env = new HashMap<>(image.env());
                 // The image's JVM options, and C1 and the serial collector as the tests' other children have: this
                 // proves the entrypoint, ENV, health check and metrics, not C2's or G1's code, and four JVMs of them
@@ -60,11 +60,15 @@ class ContainerEntrypointIT {
                 env.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", bootstrap,
                         "TABLESCAN_ACCOUNT_EMULATOR_CONNECTION_STRING", LocalServices.azurite().connectionString(),
                         "TABLESCAN_TOPIC_PARTITIONS", "4",
-                        "TABLESCAN_METRICS_PORT", Integer.toString(port), "TABLESCAN_METRICS_HOST", "127.0.0.1",
+                        "TABLESCAN_METRICS_HOST", "127.0.0.1",
                         "TABLESCAN_FAULT_RATE", "0.05", "TABLESCAN_FAULT_KINDS", "busy,timeout",
                         "TABLESCAN_LOG_FORMAT", "json")); // as the Kubernetes config sets it
                 List<String> args = role.equals("ledger") ? List.of("ledger") : List.of("worker", role);
-                children.start(role, env, image.command(args));
+                starts.put(role, new Start(env, image.command(args)));
+                ports.put(role, start(children, role, starts.get(role), ports.values()));
+            }
+            for (String role : starts.keySet()) { // each serves the port it was given, not one that was taken
+                ports.put(role, serving(children, role, starts.get(role), ports));
             }
             for (var entry : ports.entrySet()) {
                 assertThat(awaitHealthy(healthcheck, image, entry.getValue(), Duration.ofMinutes(2)))
@@ -206,6 +210,42 @@ class ContainerEntrypointIT {
      * Waits until the process answers ready over HTTP (cheap to poll), then runs the health check command, a JVM of
      * its own, until it passes: once or twice, not once for every poll while the process starts.
      */
+    /** A role's environment and command. */
+    private record Start(Map<String, String> env, List<String> command) {}
+
+    /** Starts {@code role} with its metrics and health on a free port none of {@code taken} has; returns it. */
+    private static int start(ChildProcesses children, String role, Start start, java.util.Collection<Integer> taken)
+            throws Exception {
+        int port = FreePorts.find();
+        while (taken.contains(port)) { // free, but given to a child that has not bound it yet
+            port = FreePorts.find();
+        }
+        start.env().put("TABLESCAN_METRICS_PORT", Integer.toString(port));
+        children.start(role, start.env(), start.command());
+        return port;
+    }
+
+    /**
+     * The port {@code role} serves, as its own log says: started again on another port if its own was taken before
+     * it could bind it (other processes pick ports too; a health check would then ask a stranger).
+     */
+    private static int serving(ChildProcesses children, String role, Start start, Map<String, Integer> ports)
+            throws Exception {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int port = ports.get(role);
+            String serving = "metrics and health on port " + port;
+            String taken = "cannot listen on 127.0.0.1:" + port;
+            assertThat(FreePorts.await(() -> children.output(role).contains(serving)
+                    || children.output(role).contains(taken), Duration.ofMinutes(2), () -> true))
+                    .as(children.output(role)).isTrue();
+            if (children.output(role).contains(serving)) {
+                return port;
+            }
+            ports.put(role, start(children, role, start, ports.values()));
+        }
+        throw new AssertionError(role + ": no free port in three tries");
+    }
+
     private static boolean awaitHealthy(List<String> healthcheck, Image image, int port, Duration timeout) {
         FreePorts.await(() -> PrometheusScrape.status(port, "/health/ready") == 200, timeout, () -> true);
         return FreePorts.await(() -> {
