@@ -259,7 +259,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
                     done.size(), plan.id, local.dir()));
         }
         if (local != null) { // the tables Ctrl-C stopped fail the set after all: said now
-            done.stream().filter(t -> !t.ok() && interrupted && t.error().endsWith("interrupted"))
+            done.stream().filter(t -> !t.ok() && interrupted && SetScans.stoppedBy(t.error()))
                     .forEach(t -> System.out.println("  " + t.table() + ": FAILED: " + t.error()));
         }
         SetIndex index = new SetIndex(SetIndex.FORMAT_VERSION, plan.id, plan.base != null ? SetIndex.INCREMENTAL

@@ -101,7 +101,12 @@ final class SetScans {
 
     /** Whether {@code error}, a table's, is Ctrl-C's: said once the set's index is written, if it is. */
     boolean interruption(String error) {
-        return stop.getAsBoolean() && error != null && error.endsWith("interrupted");
+        return stop.getAsBoolean() && stoppedBy(error);
+    }
+
+    /** Whether a table's {@code error} says Ctrl-C stopped it (its scan's, or its point reads'). */
+    static boolean stoppedBy(String error) {
+        return error != null && error.endsWith("interrupted");
     }
 
     /** Whether the session keeps its scans for a rerun: a table Ctrl-C stopped may go on then. */
