@@ -1,6 +1,8 @@
 package io.tablescan.cli;
 
 import io.tablescan.ledger.ScanLedger;
+import io.tablescan.ledger.page.ScanBoard;
+import io.tablescan.ledger.page.StatusPage;
 import io.tablescan.metrics.MetricsServer;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
@@ -38,12 +40,21 @@ final class LedgerCommand extends TablescanCommand.ReadsEnvironment {
         }
         ScanLedger ledger = ScanLedger.start(kafka);
         Logger log = LoggerFactory.getLogger(LedgerCommand.class);
+        // The status page on the metrics port: every scan of the namespace, as the ledger published it.
+        ScanBoard board = ScanBoard.follow(kafka);
+        Optional<String> token = Optional.ofNullable(env.get(StatusPage.TOKEN)).filter(t -> !t.isBlank());
+        StatusPage page = new StatusPage(board, kafka.namespace().name(), StatusPage.Actions.on(kafka), token);
         CountDownLatch stopped;
         try {
-            stopped = WorkerLauncher.serve("ledger", "ledger", ledger, ledger::close, log);
+            stopped = WorkerLauncher.serve("ledger", "ledger", ledger, () -> {
+                board.close();
+                ledger.close();
+            }, log, page::serveOn);
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
+        log.info("ledger: status page at / on the metrics port ({})", token.isPresent()
+                ? "cancel, throttle and retry with the token of " + StatusPage.TOKEN : "read-only: " + StatusPage.TOKEN + " not set");
         if (ledger.awaitRunning(Duration.ofMinutes(2))) {
             log.info("ledger running on {}", kafka.bootstrapServers());
         }

@@ -127,6 +127,11 @@ public final class MetricsServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** Serves {@code handler} at {@code path} beside metrics and health (the ledger's status page). */
+    public void route(String path, com.sun.net.httpserver.HttpHandler handler) {
+        server.createContext(path, handler);
+    }
+
     /** Where it serves, for the one log line a process writes about it: the port, and why when not the default. */
     public String where() {
         return "port " + port() + (takenDefault == 0 ? ""

@@ -18,7 +18,8 @@ public final class Settings {
             FaultInjectingTableStore.RATE, FaultInjectingTableStore.KINDS, SinkPlugins.VARIABLE,
             "TABLESCAN_LOG_LEVEL", "TABLESCAN_LOG_FORMAT", "TABLESCAN_KAFKA_LOG_LEVEL", "TABLESCAN_BROKER_LOG_LEVEL",
             "TABLESCAN_AZURE_LOG_LEVEL",
-            "TABLESCAN_DEBUG", "TABLESCAN_JAVA_OPTS", "TABLESCAN_FAST_START", "TABLESCAN_HOME", "TABLESCAN_STATE_DIR");
+            "TABLESCAN_DEBUG", "TABLESCAN_JAVA_OPTS", "TABLESCAN_FAST_START", "TABLESCAN_HOME", "TABLESCAN_STATE_DIR",
+            "TABLESCAN_UI_TOKEN"); // the ledger's status page: its actions need it
 
     /** Read by DefaultAzureCredential (Entra ID): service principal, workload identity, managed identity. */
     public static final List<String> AZURE_IDENTITY = List.of("AZURE_CLIENT_ID", "AZURE_TENANT_ID",

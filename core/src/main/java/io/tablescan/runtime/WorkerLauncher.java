@@ -73,6 +73,12 @@ public final class WorkerLauncher {
      * @param who how the log names the process ("copy worker", "ledger")
      */
     public static CountDownLatch serve(String name, String who, Health health, Runnable close, Logger log) {
+        return serve(name, who, health, close, log, metrics -> { });
+    }
+
+    /** As above, {@code routes} adding what else the process serves on that port (the ledger's status page). */
+    public static CountDownLatch serve(String name, String who, Health health, Runnable close, Logger log,
+            java.util.function.Consumer<MetricsServer> routes) {
         Optional<MetricsServer> metrics;
         try {
             metrics = MetricsServer.fromEnvironment(System.getenv(), health);
@@ -80,6 +86,7 @@ public final class WorkerLauncher {
             close.run();
             throw e;
         }
+        metrics.ifPresent(routes);
         // Several on one host: each says where `tablescan health --port` finds it.
         metrics.ifPresent(m -> log.info("{}: metrics and health on {}", who, m.where()));
         CountDownLatch stopped = new CountDownLatch(1);

@@ -167,7 +167,8 @@ abstract class ClusterExportEdgesIT { // run by ClusterIT, on the fork's one clu
             assertThat(topics.topics).as("topics read").anyMatch(t -> t.contains(".export-"))
                     .anyMatch(t -> t.contains(".import-")).anyMatch(t -> t.endsWith("scan-events"));
             List<String> secrets = List.of(signature, URLDecoder.decode(signature, StandardCharsets.UTF_8),
-                    LocalServices.azurite().accountKey(), blob, LocalServices.azurite().connectionString(), sas);
+                    LocalServices.azurite().accountKey(), blob, LocalServices.azurite().connectionString(), sas,
+                    cluster.env.get(io.tablescan.ledger.page.StatusPage.TOKEN)); // the status page's, in every env
             for (String secret : secrets) {
                 assertThat(CredentialsIT.indexOf(records, secret.getBytes(StandardCharsets.UTF_8)))
                         .as("a secret in a topic's records").isEqualTo(-1);

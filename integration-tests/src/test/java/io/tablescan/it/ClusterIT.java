@@ -13,9 +13,9 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * cluster, started once (about eight JVMs) and stopped when they are done, and the other fork starts none. Apart, in
  * two forks, a run started up to three such clusters and kept two until the end.
  *
- * <p>First the clients' test and the export's edges, at the same time ({@link Together}): both mostly wait (for caps
- * they lift, for commands' JVMs, for a cancel), neither kills a worker, and each tells its scans apart by its own
- * tables; two jobs at once on one cluster is also how it is used. Then, alone, the export that kills a copy-worker (a
+ * <p>First the clients' test, the export's edges and the status page, at the same time ({@link Together}): they mostly
+ * wait (for caps they lift, for commands' JVMs, for a cancel, for the browser), none kills a worker, and each tells its
+ * scans apart by its own tables; two jobs at once on one cluster is also how it is used. Then, alone, the export that kills a copy-worker (a
  * killed worker's items are taken again, and the clients' Ctrl-C check counts what a copy-worker wrote), and last the
  * kill matrix: it kills workers of every kind, and stops the copy-workers. {@link ClassCpu}'s lines for the two
  * tests that overlap each hold the CPU of their common time; the outer class's line is the whole.
@@ -37,6 +37,10 @@ class ClusterIT {
         @Nested
         @Execution(ExecutionMode.CONCURRENT)
         class ExportEdges extends ClusterExportEdgesIT {}
+
+        @Nested
+        @Execution(ExecutionMode.CONCURRENT)
+        class Page extends StatusPageIT {}
     }
 
     @Nested

@@ -59,7 +59,10 @@ class ComposeFileTest {
         }
         Map<String, Object> ledger = (Map<String, Object>) services.get("ledger");
         assertThat((List<String>) ledger.get("command")).as("the seed's --wait needs a ledger").containsExactly("ledger");
-        assertThat((Map<String, Object>) ledger.get("environment")).containsKey("KAFKA_BOOTSTRAP_SERVERS");
+        assertThat((Map<String, Object>) ledger.get("environment")).containsKey("KAFKA_BOOTSTRAP_SERVERS")
+                .containsKey("TABLESCAN_UI_TOKEN");
+        assertThat((List<String>) ledger.get("ports")).as("the status page, on this machine only")
+                .containsExactly("127.0.0.1:9400:9400");
         List<String> seed = (List<String>) ((Map<String, Object>) services.get("seed")).get("command");
         assertThat(seed.get(seed.indexOf("--source-account") + 1)).isEqualTo("local");
         assertThat(seed.get(seed.indexOf("--dest-account") + 1)).isEqualTo("local");

@@ -103,6 +103,11 @@ class KubernetesManifestsTest {
             }
         }
         assertThat(pods).as("three workers and the ledger").isEqualTo(4);
+        // The ledger's status page is on its metrics port, reachable through a Service of its own.
+        Map<String, Object> service = ofKind(documents(BASE), "Service").stream().filter(d -> name(d).equals("ledger"))
+                .findFirst().orElseThrow();
+        assertThat(at(service, "spec", "selector").get("app.kubernetes.io/name")).isEqualTo("ledger");
+        assertThat(((List<Map<String, Object>>) at(service, "spec").get("ports")).get(0).get("targetPort")).isEqualTo("metrics");
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.azure.storage.common.sas.AccountSasResourceType;
 import com.azure.storage.common.sas.AccountSasService;
 import com.azure.storage.common.sas.AccountSasSignatureValues;
 import io.tablescan.backup.BlobStore;
+import io.tablescan.ledger.page.StatusPage;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.util.Map;
@@ -79,7 +80,8 @@ final class SharedCluster implements ParameterResolver {
         Map<String, String> env = Map.of("TABLESCAN_ACCOUNT_BACKUPS_CONNECTION_STRING", blob,
                 "TABLESCAN_ACCOUNT_SASBLOB_BLOB_ENDPOINT", AzuriteBlob.shared().endpoint(), SAS_TOKEN, sas,
                 "TABLESCAN_LOG_LEVEL", "DEBUG", "TABLESCAN_AZURE_LOG_LEVEL", "DEBUG",
-                "AZURE_HTTP_LOG_DETAIL_LEVEL", "HEADERS", "JAVA_TOOL_OPTIONS", CredentialsIT.TOOL_LOGGING);
+                "AZURE_HTTP_LOG_DETAIL_LEVEL", "HEADERS", "JAVA_TOOL_OPTIONS", CredentialsIT.TOOL_LOGGING,
+                StatusPage.TOKEN, "ui-" + java.util.UUID.randomUUID()); // the ledger's page takes actions with it
         try {
             return new CrashIT.Cluster(NAME, 2, env);
         } catch (Exception e) {
