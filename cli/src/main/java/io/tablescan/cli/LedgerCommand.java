@@ -29,8 +29,11 @@ final class LedgerCommand extends TablescanCommand.ReadsEnvironment {
     public Integer call() throws InterruptedException {
         int partitions = StartCommand.topicPartitions(env);
         Optional<Short> replication = StartCommand.topicReplication(env);
+        Optional<String> token = Optional.ofNullable(env.get(StatusPage.TOKEN));
+        boolean served; // mistakes are reported before connecting
         try {
-            MetricsServer.port(env);
+            served = MetricsServer.port(env).isPresent();
+            token = StatusPage.checked(token);
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
@@ -41,20 +44,25 @@ final class LedgerCommand extends TablescanCommand.ReadsEnvironment {
         ScanLedger ledger = ScanLedger.start(kafka);
         Logger log = LoggerFactory.getLogger(LedgerCommand.class);
         // The status page on the metrics port: every scan of the namespace, as the ledger published it.
-        ScanBoard board = ScanBoard.follow(kafka);
-        Optional<String> token = Optional.ofNullable(env.get(StatusPage.TOKEN)).filter(t -> !t.isBlank());
+        ScanBoard board = served ? ScanBoard.follow(kafka) : new ScanBoard();
         StatusPage page = new StatusPage(board, kafka.namespace().name(), StatusPage.Actions.on(kafka), token);
+        if (!served) {
+            log.info("ledger: no status page ({} is off)", MetricsServer.PORT);
+        }
         CountDownLatch stopped;
         try {
             stopped = WorkerLauncher.serve("ledger", "ledger", ledger, () -> {
                 board.close();
                 ledger.close();
-            }, log, page::serveOn);
+            }, log, server -> {
+                page.serveOn(server);
+                log.info("ledger: status page at http://localhost:{}/ ({})", server.port(), page.acts()
+                        ? "cancel, throttle and retry with the token in " + StatusPage.TOKEN
+                        : "read-only: " + StatusPage.TOKEN + " is not set");
+            });
         } catch (IllegalArgumentException e) {
             throw new UserError(UserError.USAGE, e.getMessage());
         }
-        log.info("ledger: status page at / on the metrics port ({})", token.isPresent()
-                ? "cancel, throttle and retry with the token of " + StatusPage.TOKEN : "read-only: " + StatusPage.TOKEN + " not set");
         if (ledger.awaitRunning(Duration.ofMinutes(2))) {
             log.info("ledger running on {}", kafka.bootstrapServers());
         }

@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ScanBoard implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ScanBoard.class);
-    /** Points kept per scan: when full, every other one goes, so a long scan keeps its whole shape. */
+    /** Points kept per running scan: when full, every other one goes, so a long scan keeps its whole shape. */
     static final int POINTS = 400;
+    /** Points kept once a scan has ended: enough for its chart, little for a ledger that has seen thousands. */
+    static final int ENDED_POINTS = 100;
 
     /** One scan: its latest status, its caps now (rows/s, 0 none), and (millis, rows done) over time. */
     public record Scan(ScanStatus status, long readCap, long writeCap, List<long[]> points) {}
@@ -44,6 +46,8 @@ public final class ScanBoard implements AutoCloseable {
     private final Consumer<byte[], byte[]> consumer;
     private final Thread thread;
     private volatile boolean caughtUp;
+    private volatile boolean closed;
+    private volatile String problem;
 
     /** A board fed by {@link #apply} alone (the tests' and the page benchmark's). */
     public ScanBoard() {
@@ -71,17 +75,22 @@ public final class ScanBoard implements AutoCloseable {
         return caughtUp;
     }
 
-    /** Every scan, most recently started first. */
+    /** Every scan, most recently started first, without their points (the list needs none). */
     public List<Scan> scans() {
         List<Scan> all = new ArrayList<>();
         for (String id : statuses.keySet()) {
-            scan(id).ifPresent(all::add);
+            scan(id, false).ifPresent(all::add);
         }
         all.sort(Comparator.comparingLong((Scan s) -> s.status().getStartMillis()).reversed());
         return all;
     }
 
+    /** One scan with its progress points. */
     public Optional<Scan> scan(String scanId) {
+        return scan(scanId, true);
+    }
+
+    private Optional<Scan> scan(String scanId, boolean withPoints) {
         ScanStatus status = statuses.get(scanId);
         if (status == null || status.getSpec() == null) {
             return Optional.empty();
@@ -89,10 +98,18 @@ public final class ScanBoard implements AutoCloseable {
         long[] throttle = throttles.getOrDefault(scanId, new long[] {-1, -1});
         long read = throttle[0] >= 0 ? throttle[0] : ScanRates.cap(status.getSpec(), Direction.READ);
         long write = throttle[1] >= 0 ? throttle[1] : ScanRates.cap(status.getSpec(), Direction.WRITE);
+        if (!withPoints) {
+            return Optional.of(new Scan(status, read, write, List.of()));
+        }
         List<long[]> points = series.getOrDefault(scanId, List.of());
         synchronized (points) {
             return Optional.of(new Scan(status, read, write, List.copyOf(points)));
         }
+    }
+
+    /** Why it is not following the topics now (Kafka unreachable, say), or empty while it is. */
+    public Optional<String> problem() {
+        return Optional.ofNullable(problem);
     }
 
     /** Takes a scan's status in; its progress point is its latest event's time and its rows done then. */
@@ -102,10 +119,11 @@ public final class ScanBoard implements AutoCloseable {
         long[] point = {status.getLastEventMillis(), ScanFold.rowsCopied(status)};
         synchronized (points) {
             if (!points.isEmpty() && points.get(points.size() - 1)[0] > point[0]) {
-                return; // a status replayed out of order adds no point
+                return; // a time before the last point's (the workers' clocks differ a little) adds no point
             }
             points.add(point);
-            if (points.size() > POINTS) {
+            int most = status.getState() == io.tablescan.schema.ScanState.RUNNING ? POINTS : ENDED_POINTS;
+            while (points.size() > most) {
                 for (int i = points.size() - 2; i > 0; i -= 2) { // every other point, the first and last kept
                     points.remove(i);
                 }
@@ -129,53 +147,68 @@ public final class ScanBoard implements AutoCloseable {
         }
     }
 
+    /** Follows the topics until closed; after a failure (Kafka unreachable) it starts again from their start. */
     private void follow() {
-        Deserializer<SpecificRecord> values = kafka.valueDeserializer();
         try {
-            List<TopicPartition> partitions = List.of();
-            while (partitions.isEmpty()) { // a ledger started before any worker made the topics
-                List<TopicPartition> scans = Topics.partitions(consumer, kafka.namespace().scans());
-                List<TopicPartition> control = Topics.partitions(consumer, kafka.namespace().scanControl());
-                if (!scans.isEmpty() && !control.isEmpty()) {
-                    partitions = new ArrayList<>(scans);
-                    partitions.addAll(control);
-                } else {
-                    Thread.sleep(1_000); // polling for topics to appear: nothing to wait on instead
+            while (!closed) {
+                try {
+                    followOnce();
+                } catch (WakeupException | org.apache.kafka.common.errors.InterruptException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    problem = "cannot read the scans from Kafka (" + e.getClass().getSimpleName() + "); trying again";
+                    LOG.warn("status page: {}: {}", problem, e.toString());
+                    Thread.sleep(5_000); // then again: nothing to wait on for Kafka to come back
                 }
             }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            while (!Thread.currentThread().isInterrupted()) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (record.value() == null) {
-                        continue;
-                    }
-                    try {
-                        switch (values.deserialize(record.topic(), record.value())) {
-                            case ScanStatus status -> apply(status);
-                            case ScanControl control -> apply(control);
-                            default -> { }
-                        }
-                    } catch (RuntimeException e) {
-                        LOG.debug("status page: a record it cannot read in {}", record.topic(), e);
-                    }
-                }
-                if (!caughtUp && ends.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
-                    caughtUp = true;
-                }
-            }
-        } catch (WakeupException | InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
+        } catch (InterruptedException e) {
             // closing
-        } catch (RuntimeException e) {
-            LOG.warn("status page: stopped following the scans: {}", e.toString());
         } finally {
             consumer.close(Duration.ZERO);
         }
     }
 
+    private void followOnce() throws InterruptedException {
+        Deserializer<SpecificRecord> values = kafka.valueDeserializer();
+        List<TopicPartition> partitions = List.of();
+        while (partitions.isEmpty()) { // a ledger started before any worker made the topics
+            List<TopicPartition> scans = Topics.partitions(consumer, kafka.namespace().scans());
+            List<TopicPartition> control = Topics.partitions(consumer, kafka.namespace().scanControl());
+            if (!scans.isEmpty() && !control.isEmpty()) {
+                partitions = new ArrayList<>(scans);
+                partitions.addAll(control);
+            } else {
+                Thread.sleep(1_000); // polling for topics to appear: nothing to wait on instead
+            }
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions); // statuses are whole: read again, each replaces the one before
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        while (!closed) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                if (record.value() == null) {
+                    continue;
+                }
+                try {
+                    switch (values.deserialize(record.topic(), record.value())) {
+                        case ScanStatus status -> apply(status);
+                        case ScanControl control -> apply(control);
+                        default -> { }
+                    }
+                } catch (RuntimeException e) {
+                    LOG.debug("status page: a record it cannot read in {}", record.topic(), e);
+                }
+            }
+            problem = null;
+            if (!caughtUp && ends.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+                caughtUp = true;
+            }
+        }
+    }
+
     @Override
     public void close() {
+        closed = true;
         if (thread != null) {
             consumer.wakeup();
             thread.interrupt(); // waiting for the topics

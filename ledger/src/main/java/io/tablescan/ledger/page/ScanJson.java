@@ -3,6 +3,7 @@ package io.tablescan.ledger.page;
 import io.tablescan.backup.ExportTarget;
 import io.tablescan.job.Job;
 import io.tablescan.job.Jobs;
+import io.tablescan.logging.Redaction;
 import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
@@ -16,8 +17,9 @@ import java.util.TreeMap;
 
 /**
  * A scan as the page's JSON shows it. Only what a status line shows: account aliases and table names, a job's name,
- * counts, caps and the failures' reasons (worker records, which never hold a secret). Never a sink's options or a
- * filter's text: either may hold whatever a user typed.
+ * counts, caps and the failures' reasons. Never a sink's options or a filter's text: either may hold whatever a user
+ * typed. What is shown as text (a reason, a sink's target) is masked as the logs are ({@link Redaction}): a library's
+ * message may quote a URL with its signature.
  */
 final class ScanJson {
     private ScanJson() {}
@@ -30,7 +32,7 @@ final class ScanJson {
         json.put("id", s.getScanId());
         json.put("job", job(spec));
         json.put("source", spec.getSource().getAccount() + "/" + spec.getSource().getTable());
-        json.put("target", target(spec));
+        json.put("target", Redaction.mask(target(spec)));
         json.put("state", s.getState().name());
         json.put("startMillis", s.getStartMillis());
         json.put("endMillis", s.getEndMillis());
@@ -62,7 +64,7 @@ final class ScanJson {
         ScanStatus s = scan.status();
         ScanSpec spec = s.getSpec();
         Map<String, Object> json = summary(scan, nowMillis);
-        json.put("errors", List.copyOf(s.getErrors()));
+        json.put("errors", s.getErrors().stream().map(Redaction::mask).toList());
         json.put("counters", new TreeMap<>(s.getCounters()));
         json.put("partitions", s.getPartitions());
         json.put("requests", s.getRequests());

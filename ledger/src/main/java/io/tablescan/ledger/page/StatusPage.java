@@ -27,7 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ledger's status page, on its metrics port: {@code /} (the page), {@code /api/scans} (every scan, JSON),
+ * The ledger's status page, on its metrics port: {@code /} (the page), {@code /api/scans} (the most recent scans,
+ * {@value #LIMIT} unless {@code ?limit=N} asks for more, JSON),
  * {@code /api/scans/ID} (one scan with its failures and progress over time) and, only when the ledger is given
  * {@value #TOKEN} and a request carries it as {@code Authorization: Bearer ...}, {@code POST /api/scans/ID/cancel},
  * {@code .../throttle} and {@code .../retry}. Without that variable the page is read-only.
@@ -37,6 +38,12 @@ public final class StatusPage {
     private static final Logger LOG = LoggerFactory.getLogger(StatusPage.class);
     private static final Pattern SCAN = Pattern.compile("/api/scans/([A-Za-z0-9._-]{1,80})(?:/(cancel|throttle|retry))?");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Scans in the list unless the query asks for more: the most recent first. */
+    static final int LIMIT = 500;
+    static final int MAX_LIMIT = 10_000;
+    private static final Pattern LIMIT_PARAMETER = Pattern.compile("(?:^|&)limit=(\\d+)(?:&|$)");
+    /** A token shorter than this is refused: the actions cancel and throttle a cluster's scans. */
+    static final int TOKEN_LENGTH = 16;
 
     /** What the page's buttons do: the same as the cancel, throttle and retry commands. */
     public interface Actions {
@@ -74,12 +81,30 @@ public final class StatusPage {
     private final Actions actions;
     private final byte[] token; // null: read-only
 
-    /** {@code token} empty or blank: the page is read-only. */
+    /**
+     * {@code token} empty or blank: the page is read-only. A token the actions could be guessed with (shorter than
+     * {@value #TOKEN_LENGTH} characters, or the example's placeholder) is refused with IllegalArgumentException.
+     */
     public StatusPage(ScanBoard board, String namespace, Actions actions, Optional<String> token) {
         this.board = board;
         this.namespace = namespace;
         this.actions = actions;
-        this.token = token.filter(t -> !t.isBlank()).map(t -> t.strip().getBytes(StandardCharsets.UTF_8)).orElse(null);
+        this.token = checked(token).map(t -> t.getBytes(StandardCharsets.UTF_8)).orElse(null);
+    }
+
+    /** The token without blanks around it, empty for none; one the actions could be guessed with is refused. */
+    public static Optional<String> checked(Optional<String> token) {
+        Optional<String> given = token.map(String::strip).filter(t -> !t.isEmpty());
+        if (given.isPresent() && (given.get().length() < TOKEN_LENGTH || given.get().startsWith("replace-"))) {
+            throw new IllegalArgumentException(TOKEN + " must be a random string of at least " + TOKEN_LENGTH
+                    + " characters (it lets whoever has it cancel and throttle scans), as `openssl rand -hex 24` prints");
+        }
+        return given;
+    }
+
+    /** Whether the page takes actions (a token was given). */
+    public boolean acts() {
+        return token != null;
     }
 
     /** Adds the page to a process's metrics server. */
@@ -90,6 +115,11 @@ public final class StatusPage {
 
     private void page(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
+        if (!isRead(exchange.getRequestMethod().toUpperCase(Locale.ROOT))) {
+            exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+            respond(exchange, 405, "text/plain; charset=utf-8", bytes("use GET\n"));
+            return;
+        }
         if (!path.equals("/") && !path.equals("/index.html")) {
             respond(exchange, 404, "text/plain; charset=utf-8", bytes("not found: the status page is at /\n"));
             return;
@@ -104,8 +134,12 @@ public final class StatusPage {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
             long now = System.currentTimeMillis();
-            if (path.equals("/api/scans") && isRead(method)) {
-                json(exchange, 200, all(now));
+            if (path.equals("/api/scans")) {
+                if (isRead(method)) {
+                    json(exchange, 200, all(now, limit(exchange.getRequestURI().getRawQuery())));
+                } else {
+                    notAllowed(exchange, "GET");
+                }
                 return;
             }
             Matcher m = SCAN.matcher(path);
@@ -118,7 +152,7 @@ public final class StatusPage {
             Optional<ScanBoard.Scan> scan = board.scan(scanId);
             if (action == null) {
                 if (!isRead(method)) {
-                    json(exchange, 405, error("use GET"));
+                    notAllowed(exchange, "GET");
                 } else if (scan.isEmpty()) {
                     json(exchange, 404, error("no scan " + scanId + " in namespace " + namespace));
                 } else {
@@ -127,10 +161,11 @@ public final class StatusPage {
                 return;
             }
             if (!method.equals("POST")) {
-                json(exchange, 405, error("use POST"));
+                notAllowed(exchange, "POST");
             } else if (token == null) {
                 json(exchange, 403, error("read-only: the ledger was started without " + TOKEN));
             } else if (!authorized(exchange)) {
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
                 json(exchange, 401, error("a wrong or missing token: send the one the ledger was given in "
                         + TOKEN + " as Authorization: Bearer"));
             } else if (scan.isEmpty()) {
@@ -158,10 +193,10 @@ public final class StatusPage {
                 json(exchange, 202, message("cancel sent; workers skip its remaining items"));
             }
             case "throttle" -> {
-                JsonNode body = body(exchange);
                 Long read;
                 Long write;
                 try {
+                    JsonNode body = body(exchange);
                     read = rate(body, "maxRate");
                     write = rate(body, "maxWriteRate");
                 } catch (IllegalArgumentException e) {
@@ -190,13 +225,25 @@ public final class StatusPage {
         }
     }
 
-    private Map<String, Object> all(long now) {
+    /** The most recent scans listed: {@code limit=N} in the query (1 to 10,000: more is 10,000), else {@value #LIMIT}. */
+    static int limit(String query) {
+        Matcher m = query == null ? null : LIMIT_PARAMETER.matcher(query);
+        if (m == null || !m.find()) {
+            return LIMIT;
+        }
+        String digits = m.group(1).replaceFirst("^0+(?=\\d)", "");
+        return digits.length() > 5 ? MAX_LIMIT : Math.max(1, Math.min(MAX_LIMIT, Integer.parseInt(digits)));
+    }
+
+    private Map<String, Object> all(long now, int limit) {
         List<ScanBoard.Scan> scans = board.scans();
         List<Map<String, Object>> lines = new ArrayList<>();
         // Throttled requests of the running scans by account: where the service is pushing back now.
         Map<String, long[]> accounts = new TreeMap<>();
         for (ScanBoard.Scan scan : scans) {
-            lines.add(ScanJson.summary(scan, now));
+            if (lines.size() < limit) {
+                lines.add(ScanJson.summary(scan, now));
+            }
             if (scan.status().getState() == ScanState.RUNNING) {
                 var spec = scan.status().getSpec();
                 long[] a = accounts.computeIfAbsent(spec.getSource().getAccount(), k -> new long[3]);
@@ -212,8 +259,10 @@ public final class StatusPage {
         json.put("namespace", namespace);
         json.put("nowMillis", now);
         json.put("loading", !board.caughtUp());
+        json.put("problem", board.problem().orElse(null));
         json.put("actions", token != null);
         json.put("accounts", byAccount);
+        json.put("total", scans.size());
         json.put("scans", lines);
         return json;
     }
@@ -232,10 +281,17 @@ public final class StatusPage {
 
     private static JsonNode body(HttpExchange exchange) throws IOException {
         try (InputStream in = exchange.getRequestBody()) {
-            byte[] bytes = in.readNBytes(4_096);
-            return bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(bytes);
+            byte[] bytes = in.readNBytes(4_097);
+            if (bytes.length > 4_096) {
+                throw new IllegalArgumentException("a body of at most 4 KB, as {\"maxRate\": N, \"maxWriteRate\": N}");
+            }
+            JsonNode body = bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(bytes);
+            if (!body.isObject()) {
+                throw new IllegalArgumentException("a JSON object, as {\"maxRate\": N, \"maxWriteRate\": N}");
+            }
+            return body;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return JSON.createObjectNode();
+            throw new IllegalArgumentException("not JSON: send {\"maxRate\": N, \"maxWriteRate\": N}");
         }
     }
 
@@ -244,10 +300,15 @@ public final class StatusPage {
         if (value == null || value.isNull()) {
             return null;
         }
-        if (!value.canConvertToLong() || value.asLong() < 0) {
-            throw new IllegalArgumentException(name + " is 0 (no cap) or more rows per second");
+        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 0) {
+            throw new IllegalArgumentException(name + " is a whole number of rows per second, 0 (no cap) or more");
         }
         return value.asLong();
+    }
+
+    private static void notAllowed(HttpExchange exchange, String allowed) throws IOException {
+        exchange.getResponseHeaders().set("Allow", allowed + (allowed.equals("GET") ? ", HEAD" : ""));
+        json(exchange, 405, error("use " + allowed));
     }
 
     private static Map<String, Object> error(String text) {
@@ -270,6 +331,9 @@ public final class StatusPage {
     private static void respond(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", type);
         exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        exchange.getResponseHeaders().set("X-Frame-Options", "DENY"); // no page of another site frames its buttons
+        exchange.getResponseHeaders().set("Content-Security-Policy", "frame-ancestors 'none'");
+        exchange.getResponseHeaders().set("Referrer-Policy", "no-referrer");
         boolean head = exchange.getRequestMethod().equalsIgnoreCase("HEAD");
         exchange.sendResponseHeaders(status, head ? -1 : body.length);
         if (!head) {

@@ -1,6 +1,7 @@
 package io.tablescan.ledger.page;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
 /** The page's JSON and its actions over HTTP, on a board fed directly: what is shown, what is refused, what never shows. */
 class StatusPageTest {
     private static final String SECRET = "AccountKey=c2VjcmV0LWtleS1ub3QtcmVhbA==";
+    private static final String SIGNATURE = "sig=c2lnbmF0dXJlLW5vdC1yZWFs";
     private static final ObjectMapper JSON = new ObjectMapper();
     private final ScanBoard board = new ScanBoard();
     private final List<String> done = new ArrayList<>();
@@ -35,7 +37,9 @@ class StatusPageTest {
 
     @AfterEach
     void stop() {
-        server.close();
+        if (server != null) {
+            server.close();
+        }
         http.close();
     }
 
@@ -60,16 +64,26 @@ class StatusPageTest {
 
         JsonNode b = get("/api/scans/scan-b", 200);
         assertThat(b.get("errors").get(0).asText()).isEqualTo("403 Forbidden: a batch of 100 rows");
+        assertThat(b.get("errors").get(1).asText()).as("a library's message quoting a signed URL, masked")
+                .isEqualTo("IllegalArgumentException: Illegal character in query at index 9: https://x/?sig=REDACTED");
+        assertThat(b.get("target").asText()).isEqualTo("sink example dest/https://x/?sig=REDACTED");
         assertThat(b.get("filtered").asBoolean()).isTrue();
         JsonNode points = get("/api/scans/scan-a", 200).get("points");
         assertThat(points).hasSize(2);
         assertThat(points.get(1).get(1).asLong()).isEqualTo(900);
 
         for (String path : List.of("/api/scans", "/api/scans/scan-a", "/api/scans/scan-b")) {
-            assertThat(text(path)).doesNotContain(SECRET).doesNotContain("c2VjcmV0");
+            assertThat(text(path)).doesNotContain(SECRET).doesNotContain("c2VjcmV0").doesNotContain("c2lnbmF0dXJl");
         }
+        JsonNode one = get("/api/scans?limit=1", 200);
+        assertThat(one.get("scans")).extracting(s -> s.get("id").asText()).containsExactly("scan-b");
+        assertThat(one.get("total").asInt()).isEqualTo(2);
         assertThat(get("/api/scans/nope", 404).get("error").asText()).isEqualTo("no scan nope in namespace test");
         assertThat(text("/")).contains("<title>tablescan status</title>");
+        assertThat(send("/api/scans", "POST", null, "{}").statusCode()).isEqualTo(405);
+        assertThat(send("/", "POST", null, "{}").statusCode()).isEqualTo(405);
+        assertThat(send("/nothing", "GET", null, null).statusCode()).isEqualTo(404);
+        assertThat(send("/api/scans", "HEAD", null, null).statusCode()).isEqualTo(200);
         assertThat(send("/api/scans/scan-a/cancel", "POST", null, "{}").statusCode())
                 .as("no token given to the ledger: no action").isEqualTo(403);
         assertThat(done).isEmpty();
@@ -77,24 +91,39 @@ class StatusPageTest {
 
     @Test
     void actionsNeedTheTokenAndAnEndedScanIsNotCancelled() throws Exception {
-        serve(Optional.of("the-token"));
+        serve(Optional.of("the-token-of-this-test"));
         board.apply(status("scan-a", ScanState.RUNNING, 10, 1_000));
         board.apply(status("scan-b", ScanState.COMPLETED, 40, 1_000));
         assertThat(get("/api/scans", 200).get("actions").asBoolean()).isTrue();
 
         assertThat(send("/api/scans/scan-a/cancel", "POST", null, "").statusCode()).isEqualTo(401);
         assertThat(send("/api/scans/scan-a/cancel", "POST", "Bearer not-the-token", "").statusCode()).isEqualTo(401);
-        assertThat(send("/api/scans/scan-a/cancel", "GET", "Bearer the-token", "").statusCode()).isEqualTo(405);
+        assertThat(send("/api/scans/scan-a/cancel", "GET", "Bearer the-token-of-this-test", "").statusCode()).isEqualTo(405);
         assertThat(done).isEmpty();
 
-        assertThat(send("/api/scans/scan-a/throttle", "POST", "Bearer the-token", "{\"maxRate\": -5}").statusCode())
-                .isEqualTo(400);
-        assertThat(send("/api/scans/scan-a/throttle", "POST", "Bearer the-token", "{\"maxRate\": 50}").statusCode())
+        for (String body : List.of("{\"maxRate\": -5}", "{\"maxRate\": 12.5}", "not json", "[1]", "{}")) {
+            assertThat(send("/api/scans/scan-a/throttle", "POST", "Bearer the-token-of-this-test", body).statusCode())
+                    .as(body).isEqualTo(400);
+        }
+        assertThat(send("/api/scans/scan-a/throttle", "POST", "Bearer the-token-of-this-test", "{\"maxRate\": 50}").statusCode())
                 .isEqualTo(202);
-        assertThat(send("/api/scans/scan-a/cancel", "POST", "Bearer the-token", "").statusCode()).isEqualTo(202);
-        assertThat(send("/api/scans/scan-a/retry", "POST", "Bearer the-token", "").statusCode()).isEqualTo(202);
-        assertThat(send("/api/scans/scan-b/cancel", "POST", "Bearer the-token", "").statusCode()).as("ended").isEqualTo(409);
+        assertThat(send("/api/scans/scan-a/cancel", "POST", "Bearer the-token-of-this-test", "").statusCode()).isEqualTo(202);
+        assertThat(send("/api/scans/scan-a/retry", "POST", "Bearer the-token-of-this-test", "").statusCode()).isEqualTo(202);
+        assertThat(send("/api/scans/scan-b/cancel", "POST", "Bearer the-token-of-this-test", "").statusCode()).as("ended").isEqualTo(409);
         assertThat(done).containsExactly("throttle scan-a 50 null", "cancel scan-a", "retry scan-a");
+    }
+
+    @Test
+    void aTokenThatCouldBeGuessedIsRefusedAndTheLimitIsBounded() {
+        assertThatThrownBy(() -> StatusPage.checked(Optional.of("short"))).hasMessageContaining("at least 16 characters");
+        assertThatThrownBy(() -> StatusPage.checked(Optional.of("replace-with-a-long-random-token")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(StatusPage.checked(Optional.of("  "))).isEmpty();
+        assertThat(StatusPage.limit(null)).isEqualTo(StatusPage.LIMIT);
+        assertThat(StatusPage.limit("limit=3")).isEqualTo(3);
+        assertThat(StatusPage.limit("x=1&limit=0")).isEqualTo(1);
+        assertThat(StatusPage.limit("limit=123456789012")).isEqualTo(StatusPage.MAX_LIMIT);
+        assertThat(StatusPage.limit("limit=abc")).isEqualTo(StatusPage.LIMIT);
     }
 
     private void serve(Optional<String> token) throws Exception {
@@ -121,7 +150,8 @@ class StatusPageTest {
     private static ScanStatus status(String id, ScanState state, long rows, long millis) {
         ScanSpec spec = ScanSpec.newBuilder().setScanId(id).setSource(new TableRef("src", "orders")).setPageSize(100)
                 .setPageBudget(1).setCreatedAtMillis(0).setRowFilter("PartitionKey eq '" + SECRET + "'")
-                .setSink(new SinkRef("example", "dest", "orders", Map.of("connection", SECRET)))
+                .setSink(new SinkRef("example", "dest", id.equals("scan-b") ? "https://x/?" + SIGNATURE : "orders",
+                        Map.of("connection", SECRET)))
                 .setLimits(Map.of("read", 1_000L, "write", 100L)).build();
         ItemCounts items = new ItemCounts(1, 2, 3);
         ItemCounts none = new ItemCounts(0, 0, 0);
@@ -129,7 +159,8 @@ class StatusPageTest {
                 .setFailed(none).setSkipped(none).setRowsRead(rows).setRowsWritten(rows).setRequests(3).setMaxDepth(1)
                 .setStartMillis(id.equals("scan-a") ? 0 : 10).setLastEventMillis(millis).setRowsPerSecond(1)
                 .setRateWindowStartMillis(0).setRateWindowStartRows(0)
-                .setErrors(state == ScanState.COMPLETED_WITH_FAILURES ? List.of("403 Forbidden: a batch of 100 rows")
+                .setErrors(state == ScanState.COMPLETED_WITH_FAILURES ? List.of("403 Forbidden: a batch of 100 rows",
+                        "IllegalArgumentException: Illegal character in query at index 9: https://x/?" + SIGNATURE)
                         : List.of())
                 .build();
     }
