@@ -17,7 +17,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * wait (for caps they lift, for commands' JVMs, for a cancel, for the browser), none kills a worker, and each tells its
  * scans apart by its own tables; two jobs at once on one cluster is also how it is used. Then, alone, the export that kills a copy-worker (a
  * killed worker's items are taken again, and the clients' Ctrl-C check counts what a copy-worker wrote), and last the
- * kill matrix: it kills workers of every kind, and stops the copy-workers. {@link ClassCpu}'s lines for the two
+ * kill matrix: it kills workers of every kind, and stops the copy-workers. {@link ClassCpu}'s lines for the
  * tests that overlap each hold the CPU of their common time; the outer class's line is the whole.
  */
 @TestClassOrder(ClassOrderer.OrderAnnotation.class)
