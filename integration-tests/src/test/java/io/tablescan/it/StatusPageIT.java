@@ -46,7 +46,7 @@ import org.openqa.selenium.WebElement;
 abstract class StatusPageIT { // run by ClusterIT, on the fork's one cluster
     private static final Pattern PORT = Pattern.compile("ledger: metrics and health on port (\\d+)");
     private static final Duration LONG = ClusterClientIT.LONG;
-    private static final int ROWS = 1_000;
+    private static final int ROWS = 400;
 
     @Test
     void aScanAppearsRisesToItsExactCountShowsFailuresAndIsCancelledOnlyWithTheToken(CrashIT.Cluster cluster)
@@ -59,8 +59,8 @@ abstract class StatusPageIT { // run by ClusterIT, on the fork's one cluster
             driver.get(page);
             browser.waiting(LONG).until(d -> d.findElement(By.id("updated")).getText().startsWith("updated"));
 
-            // A copy, held to 100 rows/s (10 s): the page lists it, and on its own page its rows rise to the exact count
-            ScanSpec copy = copy("pagecopy", 100);
+            // A copy, held to 40 rows/s (10 s): the page lists it, and on its own page its rows rise to the exact count
+            ScanSpec copy = copy("pagecopy", 40);
             ScanStarter.start(cluster.kafka, copy);
             By line = By.cssSelector("tr[data-scan='" + copy.getScanId() + "']");
             browser.waiting(LONG).until(d -> d.findElement(line).getText().contains("emulator/pagesource → emulator/pagecopy"));
@@ -87,8 +87,8 @@ abstract class StatusPageIT { // run by ClusterIT, on the fork's one cluster
             browser.waiting(LONG).until(d -> d.findElements(By.cssSelector("#errors li")).stream()
                     .anyMatch(reason -> reason.getText().contains("unknown account alias 'nowhere'")));
 
-            // A copy held to 10 rows/s: a cancel without the token is refused, with it the scan is cancelled
-            ScanSpec slow = copy("pageslow", 10);
+            // A copy held to 5 rows/s (80 s): a cancel without the token is refused, with it the scan is cancelled
+            ScanSpec slow = copy("pageslow", 5);
             ScanStarter.start(cluster.kafka, slow);
             driver.get(page + "#/scan/" + slow.getScanId());
             browser.waiting(LONG).until(d -> text(d.findElement(By.id("fact-state"))).equals("RUNNING"));
