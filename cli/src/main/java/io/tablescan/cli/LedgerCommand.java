@@ -20,7 +20,8 @@ import picocli.CommandLine.Mixin;
 @Command(name = "ledger", mixinStandardHelpOptions = true,
         description = "Runs the scan ledger (Kafka Streams) until SIGTERM: folds every worker's scan events into one "
                 + "exact status per scan, published to the compacted topic <namespace>.scans. Run one or more "
-                + "per cluster; `copy` and `demo` run their own.")
+                + "per cluster; `copy` and `demo` run their own. Serves a status page of every scan on its metrics "
+                + "port (TABLESCAN_METRICS_PORT); TABLESCAN_UI_TOKEN lets the page cancel, throttle and retry.")
 final class LedgerCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();

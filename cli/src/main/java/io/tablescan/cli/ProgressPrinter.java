@@ -341,6 +341,8 @@ public final class ProgressPrinter {
             return "topic " + sink.getTarget();
         }
         String account = withAccount && sink.getAccount() != null ? sink.getAccount() + "/" : "";
-        return "sink " + sink.getType() + (sink.getTarget().isEmpty() ? "" : " " + account + sink.getTarget());
+        // masked as the logs are: a plugin's target is whatever the user typed (a signed URL, say)
+        return "sink " + sink.getType() + (sink.getTarget().isEmpty() ? ""
+                : " " + account + io.tablescan.logging.Redaction.mask(sink.getTarget()));
     }
 }

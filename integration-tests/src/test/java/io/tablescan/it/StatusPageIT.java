@@ -94,17 +94,17 @@ abstract class StatusPageIT { // run by ClusterIT, on the fork's one cluster
             browser.waiting(LONG).until(d -> text(d.findElement(By.id("fact-state"))).equals("RUNNING"));
             WebElement field = driver.findElement(By.id("token")); // the actions are not redrawn
             field.clear();
-            driver.findElement(By.id("cancel")).click();
+            cancel(browser);
             answer(browser, 1, "wrong or missing token");
             field.sendKeys("not-" + token);
-            driver.findElement(By.id("cancel")).click();
+            cancel(browser);
             answer(browser, 2, "wrong or missing token");
             try (ScanStatusReader reader = new ScanStatusReader(cluster.kafka)) {
                 assertThat(reader.latest(slow.getScanId()).state()).as("refused: still running").isEqualTo(ScanState.RUNNING);
             }
             field.clear();
             field.sendKeys(token);
-            driver.findElement(By.id("cancel")).click();
+            cancel(browser);
             answer(browser, 3, "cancel sent");
             assertThat(ScanAwait.ended(cluster.kafka, slow.getScanId(), LONG).state()).isEqualTo(ScanState.CANCELLED);
             browser.waiting(LONG).until(d -> text(d.findElement(By.id("fact-state"))).equals("CANCELLED"));
@@ -159,6 +159,12 @@ abstract class StatusPageIT { // run by ClusterIT, on the fork's one cluster
         }, LONG, () -> true);
         assertThat(port[0]).as("the ledger's log names its port: " + cluster.children.output("ledger")).isNotNull();
         return Integer.parseInt(port[0]);
+    }
+
+    /** Clicks Cancel and confirms it, as a user does in the dialog it opens. */
+    private static void cancel(Browser browser) {
+        browser.driver.findElement(By.id("cancel")).click();
+        browser.waiting(LONG).until(org.openqa.selenium.support.ui.ExpectedConditions.alertIsPresent()).accept();
     }
 
     /** Waits for the page's {@code n}th answer to an action, and checks what it says. */

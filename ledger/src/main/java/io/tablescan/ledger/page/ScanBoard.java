@@ -35,6 +35,8 @@ public final class ScanBoard implements AutoCloseable {
     static final int POINTS = 400;
     /** Points kept once a scan has ended: enough for its chart, little for a ledger that has seen thousands. */
     static final int ENDED_POINTS = 100;
+    /** How often it asks Kafka for the topics' ends, to know it is still reading them. */
+    private static final long CHECK_MILLIS = 10_000;
 
     /** One scan: its latest status, its caps now (rows/s, 0 none), and (millis, rows done) over time. */
     public record Scan(ScanStatus status, long readCap, long writeCap, List<long[]> points) {}
@@ -184,6 +186,8 @@ public final class ScanBoard implements AutoCloseable {
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions); // statuses are whole: read again, each replaces the one before
         Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        long nextCheck = System.currentTimeMillis() + CHECK_MILLIS;
+        problem = null;
         while (!closed) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                 if (record.value() == null) {
@@ -199,9 +203,21 @@ public final class ScanBoard implements AutoCloseable {
                     LOG.debug("status page: a record it cannot read in {}", record.topic(), e);
                 }
             }
-            problem = null;
             if (!caughtUp && ends.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
                 caughtUp = true;
+            }
+            if (System.currentTimeMillis() >= nextCheck) { // a poll returns nothing, not an error, while Kafka is away
+                try {
+                    consumer.endOffsets(partitions, Duration.ofSeconds(5));
+                    problem = null;
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    if (problem == null) {
+                        problem = "cannot reach Kafka since " + java.time.LocalTime.now().withNano(0)
+                                + ": what is shown may be out of date";
+                        LOG.warn("status page: {}", problem);
+                    }
+                }
+                nextCheck = System.currentTimeMillis() + CHECK_MILLIS;
             }
         }
     }

@@ -8,7 +8,9 @@ import io.tablescan.schema.ItemCounts;
 import io.tablescan.schema.ScanSpec;
 import io.tablescan.schema.ScanState;
 import io.tablescan.schema.ScanStatus;
+import io.tablescan.status.Counters;
 import io.tablescan.status.ScanFold;
+import io.tablescan.status.ScanTotals;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +57,7 @@ final class ScanJson {
         json.put("caps", Map.of("read", scan.readCap(), "write", scan.writeCap()));
         json.put("throttles", s.getThrottles());
         json.put("retries", s.getRetries());
-        json.put("failures", s.getErrors().size());
+        json.put("failureReasons", s.getErrors().size());
         return json;
     }
 
@@ -66,6 +68,14 @@ final class ScanJson {
         Map<String, Object> json = summary(scan, nowMillis);
         json.put("errors", s.getErrors().stream().map(Redaction::mask).toList());
         json.put("counters", new TreeMap<>(s.getCounters()));
+        if (readsDestination(spec)) { // a verify's or mirror's differences, zeros too (its summary's figures)
+            ScanTotals totals = new ScanTotals(s.getScanId(), s);
+            Map<String, Long> differences = new LinkedHashMap<>();
+            for (String name : List.of(Counters.MISSING, Counters.DIFFERENT, Counters.EXTRA)) {
+                differences.put(name, totals.counter(name));
+            }
+            json.put("differences", differences);
+        }
         json.put("partitions", s.getPartitions());
         json.put("requests", s.getRequests());
         json.put("writeRequests", s.getWriteRequests());
@@ -77,6 +87,14 @@ final class ScanJson {
         List<long[]> points = new ArrayList<>(scan.points());
         json.put("points", points);
         return json;
+    }
+
+    private static boolean readsDestination(ScanSpec spec) {
+        try {
+            return Jobs.of(spec).readsDestination();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private static boolean open(long emitted, ScanStatus s, java.util.function.ToLongFunction<ItemCounts> kind) {

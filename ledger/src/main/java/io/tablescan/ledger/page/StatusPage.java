@@ -37,11 +37,12 @@ public final class StatusPage {
     public static final String TOKEN = "TABLESCAN_UI_TOKEN";
     private static final Logger LOG = LoggerFactory.getLogger(StatusPage.class);
     private static final Pattern SCAN = Pattern.compile("/api/scans/([A-Za-z0-9._-]{1,80})(?:/(cancel|throttle|retry))?");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     /** Scans in the list unless the query asks for more: the most recent first. */
     static final int LIMIT = 500;
     static final int MAX_LIMIT = 10_000;
-    private static final Pattern LIMIT_PARAMETER = Pattern.compile("(?:^|&)limit=(\\d+)(?:&|$)");
+    private static final Pattern LIMIT_PARAMETER = Pattern.compile("(?:^|&)limit=([^&]*)");
     /** A token shorter than this is refused: the actions cancel and throttle a cluster's scans. */
     static final int TOKEN_LENGTH = 16;
 
@@ -95,9 +96,13 @@ public final class StatusPage {
     /** The token without blanks around it, empty for none; one the actions could be guessed with is refused. */
     public static Optional<String> checked(Optional<String> token) {
         Optional<String> given = token.map(String::strip).filter(t -> !t.isEmpty());
-        if (given.isPresent() && (given.get().length() < TOKEN_LENGTH || given.get().startsWith("replace-"))) {
+        if (given.isPresent() && given.get().length() < TOKEN_LENGTH) {
             throw new IllegalArgumentException(TOKEN + " must be a random string of at least " + TOKEN_LENGTH
                     + " characters (it lets whoever has it cancel and throttle scans), as `openssl rand -hex 24` prints");
+        }
+        if (given.isPresent() && given.get().startsWith("replace-")) {
+            throw new IllegalArgumentException(TOKEN + " is still the example's placeholder: set a random string, as "
+                    + "`openssl rand -hex 24` prints");
         }
         return given;
     }
@@ -136,7 +141,14 @@ public final class StatusPage {
             long now = System.currentTimeMillis();
             if (path.equals("/api/scans")) {
                 if (isRead(method)) {
-                    json(exchange, 200, all(now, limit(exchange.getRequestURI().getRawQuery())));
+                    int limit;
+                    try {
+                        limit = limit(exchange.getRequestURI().getRawQuery());
+                    } catch (IllegalArgumentException e) {
+                        json(exchange, 400, error(e.getMessage()));
+                        return;
+                    }
+                    json(exchange, 200, all(now, limit));
                 } else {
                     notAllowed(exchange, "GET");
                 }
@@ -225,14 +237,17 @@ public final class StatusPage {
         }
     }
 
-    /** The most recent scans listed: {@code limit=N} in the query (1 to 10,000: more is 10,000), else {@value #LIMIT}. */
+    /** The most recent scans listed: {@code limit=N} in the query, 1 to 10,000, else {@value #LIMIT}. */
     static int limit(String query) {
         Matcher m = query == null ? null : LIMIT_PARAMETER.matcher(query);
         if (m == null || !m.find()) {
             return LIMIT;
         }
-        String digits = m.group(1).replaceFirst("^0+(?=\\d)", "");
-        return digits.length() > 5 ? MAX_LIMIT : Math.max(1, Math.min(MAX_LIMIT, Integer.parseInt(digits)));
+        String digits = m.group(1);
+        if (!digits.matches("\\d{1,5}") || Integer.parseInt(digits) < 1 || Integer.parseInt(digits) > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit is a number of scans from 1 to 10,000");
+        }
+        return Integer.parseInt(digits);
     }
 
     private Map<String, Object> all(long now, int limit) {

@@ -75,6 +75,7 @@ class StatusPageTest {
         for (String path : List.of("/api/scans", "/api/scans/scan-a", "/api/scans/scan-b")) {
             assertThat(text(path)).doesNotContain(SECRET).doesNotContain("c2VjcmV0").doesNotContain("c2lnbmF0dXJl");
         }
+        assertThat(get("/api/scans?limit=0", 400).get("error").asText()).contains("1 to 10,000");
         JsonNode one = get("/api/scans?limit=1", 200);
         assertThat(one.get("scans")).extracting(s -> s.get("id").asText()).containsExactly("scan-b");
         assertThat(one.get("total").asInt()).isEqualTo(2);
@@ -101,7 +102,8 @@ class StatusPageTest {
         assertThat(send("/api/scans/scan-a/cancel", "GET", "Bearer the-token-of-this-test", "").statusCode()).isEqualTo(405);
         assertThat(done).isEmpty();
 
-        for (String body : List.of("{\"maxRate\": -5}", "{\"maxRate\": 12.5}", "not json", "[1]", "{}")) {
+        for (String body : List.of("{\"maxRate\": -5}", "{\"maxRate\": 12.5}", "not json", "[1]", "{}",
+                "{\"maxRate\": 10} trailing")) {
             assertThat(send("/api/scans/scan-a/throttle", "POST", "Bearer the-token-of-this-test", body).statusCode())
                     .as(body).isEqualTo(400);
         }
@@ -121,9 +123,12 @@ class StatusPageTest {
         assertThat(StatusPage.checked(Optional.of("  "))).isEmpty();
         assertThat(StatusPage.limit(null)).isEqualTo(StatusPage.LIMIT);
         assertThat(StatusPage.limit("limit=3")).isEqualTo(3);
-        assertThat(StatusPage.limit("x=1&limit=0")).isEqualTo(1);
-        assertThat(StatusPage.limit("limit=123456789012")).isEqualTo(StatusPage.MAX_LIMIT);
-        assertThat(StatusPage.limit("limit=abc")).isEqualTo(StatusPage.LIMIT);
+        assertThat(StatusPage.limit("x=1&limit=10000")).isEqualTo(StatusPage.MAX_LIMIT);
+        for (String bad : List.of("limit=0", "limit=10001", "limit=123456789012", "limit=abc", "limit=", "limit=-1")) {
+            assertThatThrownBy(() -> StatusPage.limit(bad)).as(bad).hasMessage("limit is a number of scans from 1 to 10,000");
+        }
+        assertThatThrownBy(() -> StatusPage.checked(Optional.of("replace-with-a-long-random-token")))
+                .hasMessageContaining("placeholder");
     }
 
     private void serve(Optional<String> token) throws Exception {
