@@ -48,10 +48,15 @@ final class Browser implements AutoCloseable {
         return wait;
     }
 
-    /** Clicks what {@code by} finds, again if the page redrew it in between. */
+    /**
+     * Clicks what {@code by} finds, again if the page redrew it in between. The click is the element's own (a script's
+     * {@code click()}), not the mouse's at its place: a list redrawn with a new line on top between finding and
+     * clicking would take a mouse click to another line.
+     */
     void click(By by, Duration timeout) {
         waiting(timeout).until(d -> {
-            d.findElement(by).click();
+            // after the script returns: a click that opens a dialog (a confirmation) would block the script
+            driver.executeScript("const e = arguments[0]; setTimeout(() => e.click(), 0);", d.findElement(by));
             return true;
         });
     }

@@ -64,7 +64,8 @@ abstract class StatusPageIT { // run by ClusterIT, on the fork's one cluster
             ScanStarter.start(cluster.kafka, copy);
             By line = By.cssSelector("tr[data-scan='" + copy.getScanId() + "']");
             browser.waiting(LONG).until(d -> d.findElement(line).getText().contains("emulator/pagesource → emulator/pagecopy"));
-            browser.click(line, LONG);
+            browser.click(By.cssSelector("tr[data-scan='" + copy.getScanId() + "'] a"), LONG);
+            browser.waiting(LONG).until(d -> text(d.findElement(By.id("fact-scan"))).equals(copy.getScanId()));
             Set<String> seen = new LinkedHashSet<>(); // the rows done it showed, as drawn (not while hidden)
             String done = String.format(Locale.US, "%,d", ROWS); // as the page formats numbers
             browser.waiting(LONG).until(d -> {
@@ -163,7 +164,7 @@ abstract class StatusPageIT { // run by ClusterIT, on the fork's one cluster
 
     /** Clicks Cancel and confirms it, as a user does in the dialog it opens. */
     private static void cancel(Browser browser) {
-        browser.driver.findElement(By.id("cancel")).click();
+        browser.click(By.id("cancel"), LONG);
         browser.waiting(LONG).until(org.openqa.selenium.support.ui.ExpectedConditions.alertIsPresent()).accept();
     }
 
