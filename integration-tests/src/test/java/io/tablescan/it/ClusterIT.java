@@ -13,12 +13,13 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * cluster, started once (about eight JVMs) and stopped when they are done, and the other fork starts none. Apart, in
  * two forks, a run started up to three such clusters and kept two until the end.
  *
- * <p>First the clients' test, the export's edges and the status page, at the same time ({@link Together}): they mostly
- * wait (for caps they lift, for commands' JVMs, for a cancel, for the browser), none kills a worker, and each tells its
- * scans apart by its own tables; two jobs at once on one cluster is also how it is used. Then, alone, the export that kills a copy-worker (a
+ * <p>First the status page in a browser, alone (beside the two below, an export of theirs once stayed with an item
+ * open for minutes: not explained yet, so not risked). Then the clients' test and the export's edges, at the same
+ * time ({@link Together}): both mostly wait (for caps they lift, for commands' JVMs, for a cancel), neither kills a
+ * worker, and each tells its scans apart by its own tables; two jobs at once on one cluster is also how it is used. Then, alone, the export that kills a copy-worker (a
  * killed worker's items are taken again, and the clients' Ctrl-C check counts what a copy-worker wrote), and last the
  * kill matrix: it kills workers of every kind, and stops the copy-workers. {@link ClassCpu}'s lines for the
- * tests that overlap each hold the CPU of their common time; the outer class's line is the whole.
+ * two tests that overlap each hold the CPU of their common time; the outer class's line is the whole.
  */
 @TestClassOrder(ClassOrderer.OrderAnnotation.class)
 class ClusterIT {
@@ -26,6 +27,10 @@ class ClusterIT {
     static void stopTheCluster() {
         SharedCluster.stop();
     }
+
+    @Nested
+    @Order(0)
+    class Page extends StatusPageIT {}
 
     @Nested
     @Order(1)
@@ -38,9 +43,6 @@ class ClusterIT {
         @Execution(ExecutionMode.CONCURRENT)
         class ExportEdges extends ClusterExportEdgesIT {}
 
-        @Nested
-        @Execution(ExecutionMode.CONCURRENT)
-        class Page extends StatusPageIT {}
     }
 
     @Nested
