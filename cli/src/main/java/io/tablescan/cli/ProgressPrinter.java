@@ -322,27 +322,6 @@ public final class ProgressPrinter {
      * which are free-form), with the account alias when {@code withAccount}.
      */
     static String target(ScanSpec spec, boolean withAccount) {
-        Job job = Jobs.of(spec);
-        if (!job.writes() && spec.getDestination() == null) { // a count
-            return "(" + job.name() + ")";
-        }
-        if (spec.getDestination() != null) {
-            return (withAccount ? spec.getDestination().getAccount() + "/" : "") + spec.getDestination().getTable();
-        }
-        var sink = spec.getSink();
-        if (sink == null) {
-            return "(no destination)";
-        }
-        var export = io.tablescan.backup.ExportTarget.of(spec);
-        if (export.isPresent()) { // an export on a cluster: its topic is a step on the way
-            return "export to " + export.get().describe();
-        }
-        if (sink.getType().equals(TargetOptions.TOPIC)) {
-            return "topic " + sink.getTarget();
-        }
-        String account = withAccount && sink.getAccount() != null ? sink.getAccount() + "/" : "";
-        // masked as the logs are: a plugin's target is whatever the user typed (a signed URL, say)
-        return "sink " + sink.getType() + (sink.getTarget().isEmpty() ? ""
-                : " " + account + io.tablescan.logging.Redaction.mask(sink.getTarget()));
+        return io.tablescan.ledger.page.ScanJson.target(spec, withAccount); // the status page's description too
     }
 }

@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * typed. What is shown as text (a reason, a sink's target) is masked as the logs are ({@link Redaction}): a library's
  * message may quote a URL with its signature.
  */
-final class ScanJson {
+public final class ScanJson {
     private ScanJson() {}
 
     /** The line of the scans table. */
@@ -34,7 +34,7 @@ final class ScanJson {
         json.put("id", s.getScanId());
         json.put("job", job(spec));
         json.put("source", spec.getSource().getAccount() + "/" + spec.getSource().getTable());
-        json.put("target", Redaction.mask(target(spec)));
+        json.put("target", target(spec));
         json.put("state", s.getState().name());
         json.put("startMillis", s.getStartMillis());
         json.put("endMillis", s.getEndMillis());
@@ -111,14 +111,23 @@ final class ScanJson {
 
     /** Where the rows go, as the commands name it: a table, an export's target, a topic or a sink by type. */
     static String target(ScanSpec spec) {
+        return target(spec, true);
+    }
+
+    /**
+     * As above, the account alias of a table or sink shown or not; a sink's target masked as the logs are (a
+     * plugin's target is whatever the user typed). The one description: {@code status} and the progress lines
+     * print it too.
+     */
+    public static String target(ScanSpec spec, boolean withAccount) {
         Job job;
         try {
             job = Jobs.of(spec);
         } catch (RuntimeException e) {
-            job = null;
+            job = null; // a job of a newer version
         }
         if (spec.getDestination() != null) {
-            return spec.getDestination().getAccount() + "/" + spec.getDestination().getTable();
+            return (withAccount ? spec.getDestination().getAccount() + "/" : "") + spec.getDestination().getTable();
         }
         if (job != null && !job.writes()) {
             return "(" + job.name() + ")";
@@ -128,13 +137,13 @@ final class ScanJson {
             return "(no destination)";
         }
         var export = ExportTarget.of(spec);
-        if (export.isPresent()) {
+        if (export.isPresent()) { // an export on a cluster: its topic is a step on the way
             return "export to " + export.get().describe();
         }
         if (sink.getType().equals("topic")) {
             return "topic " + sink.getTarget();
         }
-        return "sink " + sink.getType() + (sink.getTarget().isEmpty() ? ""
-                : " " + (sink.getAccount() == null ? "" : sink.getAccount() + "/") + sink.getTarget());
+        String account = withAccount && sink.getAccount() != null ? sink.getAccount() + "/" : "";
+        return "sink " + sink.getType() + (sink.getTarget().isEmpty() ? "" : " " + account + Redaction.mask(sink.getTarget()));
     }
 }
