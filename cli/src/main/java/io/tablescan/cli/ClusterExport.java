@@ -148,8 +148,8 @@ final class ClusterExport {
                 ClusterJob.identity(draft));
         String runId = claim.runId();
         ExportTarget target = to.folder != null
-                ? ExportTarget.folder(java.nio.file.Path.of(to.folder), runId, sourceAlias)
-                : ExportTarget.container(to.container, to.prefix, to.account, runId, sourceAlias);
+                ? ExportTarget.folder(java.nio.file.Path.of(to.folder), runId, sourceAlias, to.format)
+                : ExportTarget.container(to.container, to.prefix, to.account, runId, sourceAlias, to.format);
         String topic = ClusterExportFiles.topic(cluster, draft.getScanId());
         Map<String, String> sinkOptions = new TreeMap<>(target.options());
         sinkOptions.put("key", "partition"); // a partition's rows in one topic partition, and so in one file

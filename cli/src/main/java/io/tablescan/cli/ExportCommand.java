@@ -6,6 +6,7 @@ import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.ExportClaim;
 import io.tablescan.backup.Manifest;
 import io.tablescan.backup.ExportFiles;
+import io.tablescan.backup.FileFormat;
 import io.tablescan.runner.CopyRun;
 import io.tablescan.runner.JobState;
 import io.tablescan.runtime.KafkaSettings;
@@ -37,8 +38,8 @@ import picocli.CommandLine.Option;
         customSynopsis = {"tablescan export --source-table=TABLE",
                 "        (--source-account=ALIAS | --source-connection-string=CS)",
                 "        (--to=DIR | --to-container=NAME) [OPTIONS]"},
-        description = "Backs a table up to a folder or a Blob container: gzip'd JSON lines and a manifest.json with "
-                + "counts and SHA-256, written last. Exit 0 only if the scan completes and every file is written.")
+        description = "Backs a table up to a folder or a Blob container: gzip'd JSON lines (or Parquet, or CSV) and "
+                + "a manifest.json with counts and SHA-256, written last. Exit 0 only if the scan completes and every file is written.")
 final class ExportCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     JsonOutput output = new JsonOutput();
@@ -52,6 +53,9 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
 
     @Mixin
     ExportTargetOptions to = new ExportTargetOptions();
+
+    @Mixin
+    FileFormatOption format = new FileFormatOption();
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Bootstrap servers of a Kafka cluster to use "
             + "(default: an embedded broker), in topics and groups of this export's own, removed when it ends.")
@@ -73,6 +77,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
 
     private Integer execute() {
         Checks.tableName("--source-table", sourceTable);
+        to.format = format.value();
         scan.validate();
         Checks.bootstrapServers(kafka);
         BackupStore target = to.open(env);
@@ -129,6 +134,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
                 .intoPrivateTopic("export to " + target.describe(), true)
                 .estimating(PreviousExport.find(to.folder, accountName(), draft));
         try (Interrupt interrupt = Interrupt.onSigint()) {
+            FileFormat fileFormat = to.format;
             return CopyRun.runHere(cluster, accounts, kafka -> {
                 String topic = kafka.namespace().topic(role);
                 createTopic(kafka, topic, cluster == null ? Topics.LOCAL_PARTITIONS : Topics.DEFAULT_PARTITIONS);
@@ -142,7 +148,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
                     throw new UserError(UserError.INTERRUPTED, StateOptions.resumeHint(local));
                 }
                 try {
-                    return finish(kafka, topic, outcome, target, runId, accountName(), printer);
+                    return finish(kafka, topic, outcome, target, runId, accountName(), printer, fileFormat);
                 } finally {
                     deleteTopic(kafka, topic);
                 }
@@ -152,7 +158,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
 
     /** Stage 2 once the scan ended: the files and the manifest, only for a scan that completed with no failure. */
     private static int finish(KafkaSettings kafka, String topic, CopyRun.Outcome outcome, BackupStore target,
-            String runId, String accountName, ProgressPrinter printer) {
+            String runId, String accountName, ProgressPrinter printer, FileFormat format) {
         ScanTotals totals = outcome.totals();
         if (outcome.interrupted()) {
             throw new UserError(UserError.INTERRUPTED, "interrupted: no manifest was written, so " + target.describe()
@@ -176,7 +182,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
                     System.out.printf("  %,d of %,d rows in files%s%n", written, totals.rowsRead(),
                             filesLeft(written, totals.rowsRead(), System.nanoTime() - filesStart));
                 }
-            });
+            }, format);
         } catch (BackupException e) {
             throw BackupLocations.error(e);
         }

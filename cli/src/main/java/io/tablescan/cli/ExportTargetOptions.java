@@ -1,6 +1,7 @@
 package io.tablescan.cli;
 
 import io.tablescan.backup.BackupStore;
+import io.tablescan.backup.FileFormat;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -24,6 +25,9 @@ final class ExportTargetOptions {
     @Option(names = "--to-account", paramLabel = "ALIAS", description = "Or an account alias: TABLESCAN_ACCOUNT_<ALIAS>_"
             + "CONNECTION_STRING, or _BLOB_ENDPOINT with _SAS_TOKEN, or _BLOB_ENDPOINT alone for Entra ID.")
     String account;
+
+    /** The data files' format: set by a command that offers --format (backup sets are JSON lines). */
+    FileFormat format = FileFormat.JSONL;
 
     /** The export's store; one line and exit 2 unless exactly one place, and for a container one account, is given. */
     BackupStore open(Map<String, String> env) {

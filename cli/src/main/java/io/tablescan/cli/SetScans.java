@@ -67,7 +67,8 @@ final class SetScans {
         boolean kept = false;
         try {
             ScanTotals totals = completed(table, outcome);
-            return ExportFiles.write(kafka, topic, totals, target, runId, accountName, rows -> {});
+            return ExportFiles.write(kafka, topic, totals, target, runId, accountName, rows -> {},
+                    io.tablescan.backup.FileFormat.JSONL);
         } catch (RuntimeException e) {
             kept = resumable; // a rerun follows the scan on and writes its files from this topic
             throw e;

@@ -106,6 +106,9 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
     ExportTargetOptions export = new ExportTargetOptions();
 
     @Mixin
+    FileFormatOption format = new FileFormatOption();
+
+    @Mixin
     ExportSourceOptions importFrom = new ExportSourceOptions();
 
     @Spec
@@ -122,7 +125,11 @@ final class StartCommand extends TablescanCommand.ReadsEnvironment {
         }
         Checks.tableName("--source-table", sourceTable);
         if (export.folder != null || export.container != null) {
+            export.format = format.value();
             return export();
+        }
+        if (format.format != null) {
+            throw new UserError(UserError.USAGE, "--format is for an export: give --to DIR or --to-container NAME");
         }
         Job sourceOnly = delete ? deleteJob() : count ? countJob() : null; // a job on the source alone
         if (sourceOnly == null) {

@@ -20,7 +20,7 @@ class PreviousExportTest {
         Path dir = Files.createDirectories(backups.resolve(folder));
         Files.write(dir.resolve(Manifest.NAME), new Manifest(Manifest.FORMAT_VERSION, "prod", table, "scan-1", start,
                 start, filter, null, null, null, rows, List.of(new Manifest.DataFile("part-00000-00000-0a1b2c3d.jsonl.gz", rows, 99,
-                "0".repeat(64))), 4).toJson());
+                "0".repeat(64))), 4, null).toJson());
     }
 
     private static ScanSpec spec(String table) {

@@ -110,7 +110,7 @@ public final class ChangedRows {
         long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();
         Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, accountName, table, keysManifest.scanId(),
                 start.toString(), Instant.now().toString(), filter, null, null, null, rows, files,
-                keysManifest.partitionCount());
+                keysManifest.partitionCount(), null);
         if (!target.create(Manifest.NAME, manifest.toJson())) {
             files.forEach(file -> target.delete(file.name()));
             throw new BackupException(BackupException.Kind.IN_USE, target.describe() + " received another export's "

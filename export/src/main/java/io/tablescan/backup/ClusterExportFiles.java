@@ -62,8 +62,10 @@ public final class ClusterExportFiles {
         String index = indexName(partition, target.runId());
         if (!store.exists(index)) {
             long started = System.nanoTime();
-            List<Manifest.DataFile> files = new TopicExporter(kafka, topic).exportPartition(partition, store,
-                    target.runId(), () -> {});
+            TopicExporter exporter = new TopicExporter(kafka, topic);
+            FileFormat format = target.fileFormat();
+            List<Manifest.DataFile> files = exporter.exportPartition(partition, store, target.runId(), () -> {},
+                    format, format.needsSchema() ? schema(exporter, totals, store, format) : null);
             try {
                 store.write(index, JSON.writeValueAsBytes(files));
             } catch (IOException e) {
@@ -73,6 +75,26 @@ public final class ClusterExportFiles {
                     files.stream().mapToLong(Manifest.DataFile::rows).sum(), (System.nanoTime() - started) / 1_000_000);
         }
         tryFinish(kafka, totals, target, store, partitions);
+    }
+
+    /**
+     * The export's columns: {@code schema.json} if a worker wrote this scan's already, else found from the topic and
+     * written (every worker finds the same columns in the same topic, so two at once write the same bytes).
+     */
+    private static TableSchema schema(TopicExporter exporter, ScanTotals totals, BackupStore store, FileFormat format) {
+        if (store.exists(TableSchema.NAME)) {
+            try {
+                TableSchema written = TableSchema.parse(store.read(TableSchema.NAME));
+                if (totals.scanId().equals(written.scanId())) {
+                    return written;
+                }
+            } catch (BackupException e) {
+                // another export's, or one being written: this worker finds the columns itself
+            }
+        }
+        TableSchema schema = exporter.schema(totals.scanId(), format);
+        store.write(TableSchema.NAME, schema.toJson());
+        return schema;
     }
 
     /**
@@ -106,7 +128,7 @@ public final class ClusterExportFiles {
         } else {
             Manifest manifest = ExportFiles.manifest(totals, target.sourceAccount(), files, partitions,
                     Instant.ofEpochMilli(totals.status().getEndMillis() != null ? totals.status().getEndMillis()
-                            : totals.status().getLastEventMillis()));
+                            : totals.status().getLastEventMillis()), target.fileFormat());
             if (store.create(Manifest.NAME, manifest.toJson())) {
                 LOG.info("export {}: manifest written, {} rows in {} files, to {}", totals.scanId(), rows, files.size(),
                         store.describe());

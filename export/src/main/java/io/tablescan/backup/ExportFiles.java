@@ -19,7 +19,7 @@ public final class ExportFiles {
     /** As below, for a new run id, naming the source by its alias (tests and benchmarks: no claim is taken). */
     public static Manifest write(KafkaSettings kafka, String topic, ScanTotals totals, BackupStore target) {
         return write(kafka, topic, totals, target, HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()),
-                null, rows -> {});
+                null, rows -> {}, FileFormat.JSONL);
     }
 
     /**
@@ -29,7 +29,7 @@ public final class ExportFiles {
      * this run's files are deleted again and the failure is of kind IN_USE.
      */
     public static Manifest write(KafkaSettings kafka, String topic, ScanTotals totals, BackupStore target,
-            String runId, String accountName, java.util.function.LongConsumer progress) {
+            String runId, String accountName, java.util.function.LongConsumer progress, FileFormat format) {
         if (totals.state() != ScanState.COMPLETED) {
             throw new BackupException(BackupException.Kind.FAILED, "the scan did not complete: no manifest written");
         }
@@ -39,13 +39,18 @@ public final class ExportFiles {
         }
         target.prepare(); // idempotent: the folder or container may not be there yet
         TopicExporter exporter = new TopicExporter(kafka, topic);
-        List<Manifest.DataFile> files = exporter.export(target, runId, progress);
+        TableSchema schema = null;
+        if (format.needsSchema()) { // beside the manifest, before it: a finished export has both
+            schema = exporter.schema(totals.scanId(), format);
+            target.write(TableSchema.NAME, schema.toJson());
+        }
+        List<Manifest.DataFile> files = exporter.export(target, runId, progress, format, schema);
         long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();
         if (rows != totals.rowsRead()) { // never a manifest over rows lost or doubled on the way
             throw new BackupException(BackupException.Kind.FAILED, "the export's topic holds " + rows
                     + " rows, the scan read " + totals.rowsRead() + ": no manifest written");
         }
-        Manifest manifest = manifest(totals, accountName, files, exporter.partitionCount(), Instant.now());
+        Manifest manifest = manifest(totals, accountName, files, exporter.partitionCount(), Instant.now(), format);
         if (!target.create(Manifest.NAME, manifest.toJson())) { // last: its presence means a finished export
             files.forEach(file -> target.delete(file.name()));
             throw new BackupException(BackupException.Kind.IN_USE, target.describe() + " received another export's "
@@ -71,13 +76,13 @@ public final class ExportFiles {
 
     /** The manifest of a completed scan's files, naming the source account {@code accountName} (null: its alias). */
     static Manifest manifest(ScanTotals totals, String accountName, List<Manifest.DataFile> files, int partitions,
-            Instant end) {
+            Instant end, FileFormat format) {
         ScanSpec spec = totals.spec();
         long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();
         return new Manifest(Manifest.FORMAT_VERSION, accountName != null ? accountName : spec.getSource().getAccount(),
                 spec.getSource().getTable(), totals.scanId(),
                 Instant.ofEpochMilli(totals.status().getStartMillis()).toString(), end.toString(),
                 spec.getRowFilter(), spec.getSelect(), spec.getLowerPartition(), spec.getUpperPartition(), rows, files,
-                partitions);
+                partitions, format == FileFormat.JSONL ? null : format.label());
     }
 }

@@ -15,13 +15,14 @@ import java.util.function.Function;
  * id and the source account's name for the manifest.
  */
 public record ExportTarget(String folder, String container, String prefix, String account, String runId,
-        String sourceAccount) {
+        String sourceAccount, String format) {
     static final String FOLDER = "export.folder";
     static final String CONTAINER = "export.container";
     static final String PREFIX = "export.prefix";
     static final String ACCOUNT = "export.account";
     static final String RUN = "export.run";
     static final String SOURCE = "export.source-account";
+    static final String FORMAT = "export.format";
 
     public ExportTarget {
         if ((folder == null) == (container == null) || (container != null && account == null) || runId == null) {
@@ -30,13 +31,28 @@ public record ExportTarget(String folder, String container, String prefix, Strin
         }
     }
 
-    public static ExportTarget folder(Path folder, String runId, String sourceAccount) {
-        return new ExportTarget(folder.toAbsolutePath().normalize().toString(), null, null, null, runId, sourceAccount);
+    public static ExportTarget folder(Path folder, String runId, String sourceAccount, FileFormat format) {
+        return new ExportTarget(folder.toAbsolutePath().normalize().toString(), null, null, null, runId, sourceAccount,
+                label(format));
     }
 
     public static ExportTarget container(String container, String prefix, String account, String runId,
-            String sourceAccount) {
-        return new ExportTarget(null, container, prefix, account, runId, sourceAccount);
+            String sourceAccount, FileFormat format) {
+        return new ExportTarget(null, container, prefix, account, runId, sourceAccount, label(format));
+    }
+
+    /** JSON lines, the default, is carried as no option at all: a spec reads as it did before formats. */
+    private static String label(FileFormat format) {
+        return format == FileFormat.JSONL ? null : format.label();
+    }
+
+    /** The data files' format (an unknown one, from a newer client, fails the export's files stage). */
+    public FileFormat fileFormat() {
+        try {
+            return FileFormat.of(format);
+        } catch (IllegalArgumentException e) {
+            throw new BackupException(BackupException.Kind.BAD_INPUT, e.getMessage());
+        }
     }
 
     /** The sink options that carry it. */
@@ -48,6 +64,7 @@ public record ExportTarget(String folder, String container, String prefix, Strin
         put(options, ACCOUNT, account);
         put(options, RUN, runId);
         put(options, SOURCE, sourceAccount);
+        put(options, FORMAT, format);
         return options;
     }
 
@@ -62,7 +79,7 @@ public record ExportTarget(String folder, String container, String prefix, Strin
         }
         try {
             return Optional.of(new ExportTarget(o.get(FOLDER), o.get(CONTAINER), o.get(PREFIX), o.get(ACCOUNT),
-                    o.get(RUN), o.get(SOURCE)));
+                    o.get(RUN), o.get(SOURCE), o.get(FORMAT)));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -21,8 +21,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Stage 2 of an export: the rows the scan published exactly once into its private topic become data files. Each
- * partition is read read_committed from its start and cut into {@code part-<partition>-<n>-<run>.jsonl.gz} at fixed
- * row counts, so a rerun over the same topic writes the same files: a row is never in two files, and rows of
+ * partition is read read_committed from its start and cut into {@code part-<partition>-<n>-<run>.jsonl.gz} (or
+ * {@code .parquet}, {@code .csv}, whose columns a first pass over the topic finds) at fixed row counts, so a rerun over the same topic writes the same files: a row is never in two files, and rows of
  * aborted transactions (a crashed worker's attempt) are never read at all. The run's id in each name keeps the
  * files of other runs onto the same target apart.
  */
@@ -46,18 +46,49 @@ public final class TopicExporter {
      * returns their entries, in partition then file order.
      */
     public List<Manifest.DataFile> export(BackupStore store, String runId, java.util.function.LongConsumer progress) {
-        List<TopicPartition> partitions = partitions();
+        return export(store, runId, progress, FileFormat.JSONL, null);
+    }
+
+    /** As above, in {@code format} with the columns {@code schema} (null for JSON lines). */
+    public List<Manifest.DataFile> export(BackupStore store, String runId, java.util.function.LongConsumer progress,
+            FileFormat format, TableSchema schema) {
         AtomicLong rows = new AtomicLong();
         List<Manifest.DataFile> files = new ArrayList<>();
-        try (Admin admin = kafka.newAdmin(); ExecutorService pool = Executors.newFixedThreadPool(READERS)) {
-            List<Future<List<Manifest.DataFile>>> parts = new ArrayList<>();
-            for (TopicPartition partition : partitions) {
-                parts.add(pool.submit(() -> export(admin, partition, store, runId,
-                        () -> progress.accept(rows.incrementAndGet()))));
+        try (Admin admin = kafka.newAdmin()) {
+            eachPartition(partition -> export(admin, partition, store, runId,
+                    () -> progress.accept(rows.incrementAndGet()), format, schema)).forEach(files::addAll);
+        }
+        return files;
+    }
+
+    /**
+     * The columns of the rows the topic holds, for files in {@code format} of scan {@code scanId}'s export: every
+     * partition read once more before a file is written, since a Parquet or CSV file's columns come first. The
+     * topic no longer changes, so each reader of it (every copy-worker of a cluster) finds the same columns.
+     */
+    public TableSchema schema(String scanId, FileFormat format) {
+        PropertyCatalog catalog = new PropertyCatalog();
+        try (Admin admin = kafka.newAdmin()) {
+            eachPartition(partition -> {
+                PropertyCatalog part = new PropertyCatalog();
+                read(admin, partition, value -> part.add(io.tablescan.azure.RowJson.parse(value)));
+                return part;
+            }).forEach(catalog::merge);
+        }
+        return TableSchema.of(catalog, scanId, format);
+    }
+
+    /** {@code task} for each partition, {@value #READERS} at once; the results in partition order. */
+    private <T> List<T> eachPartition(java.util.function.Function<TopicPartition, T> task) {
+        List<T> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(READERS)) {
+            List<Future<T>> parts = new ArrayList<>();
+            for (TopicPartition partition : partitions()) {
+                parts.add(pool.submit(() -> task.apply(partition)));
             }
-            for (Future<List<Manifest.DataFile>> part : parts) {
+            for (Future<T> part : parts) {
                 try {
-                    files.addAll(part.get());
+                    results.add(part.get());
                 } catch (ExecutionException e) {
                     pool.shutdownNow();
                     throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
@@ -68,7 +99,7 @@ public final class TopicExporter {
                 }
             }
         }
-        return files;
+        return results;
     }
 
     /** The topic's partitions, in order. */
@@ -109,20 +140,23 @@ public final class TopicExporter {
      * One partition's files, read from its start to its committed end, each streamed to {@code store}: a rerun over
      * the same topic writes the same files, byte for byte, under the same names.
      */
-    public List<Manifest.DataFile> exportPartition(int partition, BackupStore store, String runId, Runnable each) {
+    public List<Manifest.DataFile> exportPartition(int partition, BackupStore store, String runId, Runnable each,
+            FileFormat format, TableSchema schema) {
         try (Admin admin = kafka.newAdmin()) {
-            return export(admin, new TopicPartition(topic, partition), store, runId, each);
+            return export(admin, new TopicPartition(topic, partition), store, runId, each, format, schema);
         }
     }
 
     private List<Manifest.DataFile> export(Admin admin, TopicPartition partition, BackupStore store, String runId,
-            Runnable each) {
+            Runnable each, FileFormat format, TableSchema schema) {
         List<Manifest.DataFile> files = new ArrayList<>();
         PartFile[] file = {null};
         int[] sequence = {0};
+        DataFileFormat writer = format.writer(schema);
         read(admin, partition, value -> {
             if (file[0] == null) {
-                file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++, runId), store);
+                file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++, runId, format), store,
+                        writer);
             }
             file[0].add(value);
             if (file[0].full()) {

@@ -107,17 +107,17 @@ class BackupFilesTest {
     void aManifestRoundTripsAndItsTotalsAreChecked() {
         var files = List.of(new Manifest.DataFile("part-00000-00000.jsonl.gz", 2, 10, "0".repeat(64)));
         Manifest m = new Manifest(1, "prod", "T", "scan-1", "2026-11-25T00:00:00Z", "2026-11-25T00:01:00Z", null, null,
-                null, null, 2, files, null);
+                null, null, 2, files, null, null);
         assertThat(Manifest.parse(m.toJson())).isEqualTo(m);
         assertThat(m.partitionCount()).isEqualTo(1); // an older manifest: inferred from the highest part-<p>
-        Manifest counted = new Manifest(1, "prod", "T", "scan-1", null, null, null, null, null, null, 2, files, 4);
+        Manifest counted = new Manifest(1, "prod", "T", "scan-1", null, null, null, null, null, null, 2, files, 4, null);
         assertThat(Manifest.parse(counted.toJson()).partitionCount()).isEqualTo(4);
         assertThat(new String(m.toJson(), StandardCharsets.UTF_8)).doesNotContain("\"filter\"");
-        Manifest wrong = new Manifest(1, "prod", "T", "scan-1", null, null, null, null, null, null, 3, files, null);
+        Manifest wrong = new Manifest(1, "prod", "T", "scan-1", null, null, null, null, null, null, 3, files, null, null);
         assertThatThrownBy(() -> Manifest.parse(wrong.toJson())).hasMessageContaining("totalRows says 3");
         var escape = List.of(new Manifest.DataFile("../x.jsonl.gz", 0, 0, "0".repeat(64)));
         assertThatThrownBy(() -> Manifest.parse(new Manifest(1, "a", "T", "s", null, null, null, null, null, null, 0,
-                escape, null).toJson())).hasMessageContaining("not a plain");
+                escape, null, null).toJson())).hasMessageContaining("not a plain");
         assertThatThrownBy(() -> Manifest.parse("{".getBytes(StandardCharsets.UTF_8)))
                 .hasMessageContaining("manifest.json is not valid");
     }
@@ -143,7 +143,7 @@ class BackupFilesTest {
         PartFile.Finished f = file("part-00000-00000.jsonl.gz", rows);
         store.write(f.entry().name(), f.data());
         store.write(Manifest.NAME, new Manifest(1, "a", "T", "s", null, null, null, null, null, null, 251,
-                List.of(f.entry()), null).toJson());
+                List.of(f.entry()), null, null).toJson());
         Importer importer = new Importer(store, 2);
         assertThat(importer.checkAll(importer.manifest())).isEqualTo(5);
         assertThat(importer.rowsChecked()).isEqualTo(251);

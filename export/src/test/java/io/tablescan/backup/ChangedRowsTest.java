@@ -86,7 +86,7 @@ class ChangedRowsTest {
         List<Manifest.DataFile> entries = files.values().stream().map(file -> file.finish().entry()).toList();
         Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, "account", "T", "scan-1", "2026-11-27T00:00:00Z",
                 "2026-11-27T00:01:00Z", null, List.of("RowKey", "Timestamp"), null, null, rows.size(), entries,
-                PARTITIONS);
+                PARTITIONS, null);
         store.create(Manifest.NAME, manifest.toJson());
         return manifest;
     }

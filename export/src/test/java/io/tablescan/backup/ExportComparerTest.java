@@ -38,7 +38,7 @@ class ExportComparerTest {
             store.write(f.entry().name(), f.data());
             files.add(f.entry());
         });
-        return new Manifest(1, "a", "T", "s", null, null, null, null, null, null, rows.size(), files, recorded);
+        return new Manifest(1, "a", "T", "s", null, null, null, null, null, null, rows.size(), files, recorded, null);
     }
 
     private static ExportComparer.PartitionReader source(List<Row> rows, int partitions) {
@@ -98,7 +98,7 @@ class ExportComparerTest {
         List<Manifest.DataFile> kept = export(wrong, rows.subList(0, 60), 12, null).files().stream()
                 .filter(f -> PartFile.partitionOf(f.name()) <= 6).toList();
         Manifest partial = new Manifest(1, "a", "T", "s", null, null, null, null, null, null,
-                kept.stream().mapToLong(Manifest.DataFile::rows).sum(), kept, null);
+                kept.stream().mapToLong(Manifest.DataFile::rows).sum(), kept, null, null);
         assertThat(partial.partitionCount()).isEqualTo(7);
         assertThatThrownBy(() -> new ExportComparer(wrong, partial).compare(source(rows, 7), "s", d -> {}))
                 .isInstanceOf(BackupException.class).hasMessageContaining("predates topicPartitions");

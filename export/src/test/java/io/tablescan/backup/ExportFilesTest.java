@@ -12,7 +12,7 @@ class ExportFilesTest {
     private static Manifest manifest(String scanId) {
         return new Manifest(Manifest.FORMAT_VERSION, "acct", "T", scanId, "2026-12-07T00:00:00Z",
                 "2026-12-07T00:01:00Z", null, null, null, null, 1, List.of(new Manifest.DataFile("part-0-abcd.jsonl.gz",
-                        1, 10, "0".repeat(64))), 1);
+                        1, 10, "0".repeat(64))), 1, null);
     }
 
     @Test

@@ -238,7 +238,7 @@ class BackupIT {
                         sha256(bad)))).toList();
         Files.write(temp.resolve("manifest.json"), new Manifest(m.formatVersion(), m.sourceAccount(), m.sourceTable(),
                 m.scanId(), m.startTime(), m.endTime(), m.filter(), m.select(), m.fromPartition(), m.toPartition(),
-                m.totalRows(), files, m.topicPartitions()).toJson());
+                m.totalRows(), files, m.topicPartitions(), null).toJson());
         assertRefused(temp, "badline", 1, name + " is not valid: line 1 is not a row: property N is not a valid");
     }
 

@@ -32,7 +32,7 @@ final class DataFileReader {
         if (!PartFile.sha256(data).equals(entry.sha256())) {
             throw bad(name, "its SHA-256 is not the manifest's");
         }
-        long count = DataFileFormat.JSON_LINES_GZIP.read(name, data, each);
+        long count = FileFormat.ofFile(name).reader().read(name, data, each); // a manifest's names end in a format's
         if (count != entry.rows()) {
             throw bad(name, "it holds " + count + " rows, the manifest says " + entry.rows());
         }

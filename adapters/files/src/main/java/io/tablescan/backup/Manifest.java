@@ -15,16 +15,17 @@ import java.util.regex.Pattern;
  * account's name as the user gave it, never a key), the scan, the row selection, and every data file with its rows,
  * bytes and SHA-256, so a reader can check each file before trusting a line of it. {@code topicPartitions}: the
  * partition count of the export's topic, which decided which {@code part-<p>-*} file holds a PartitionKey (absent
- * in exports made before it was recorded: see {@link #partitionCount()}).
+ * in exports made before it was recorded: see {@link #partitionCount()}). {@code format}: the data files' format,
+ * {@code parquet} or {@code csv} (with the columns in {@code schema.json}); absent for JSON lines.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Manifest(int formatVersion, String sourceAccount, String sourceTable, String scanId, String startTime,
         String endTime, String filter, List<String> select, String fromPartition, String toPartition, long totalRows,
-        List<DataFile> files, Integer topicPartitions) {
+        List<DataFile> files, Integer topicPartitions, String format) {
     public static final String NAME = "manifest.json";
     public static final int FORMAT_VERSION = 1;
     /** A data file's name: flat, no path, so that a manifest cannot point a reader outside the export. */
-    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,200}\\.jsonl\\.gz");
+    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,200}\\.(?:jsonl\\.gz|parquet|csv)");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES); // a newer minor version may add fields
@@ -45,6 +46,11 @@ public record Manifest(int formatVersion, String sourceAccount, String sourceTab
             highest = Math.max(highest, PartFile.partitionOf(file.name()));
         }
         return highest + 1;
+    }
+
+    /** The data files' format. */
+    public FileFormat fileFormat() {
+        return FileFormat.of(format);
     }
 
     public byte[] toJson() {
@@ -73,11 +79,20 @@ public record Manifest(int formatVersion, String sourceAccount, String sourceTab
         if (manifest.files() == null || manifest.sourceTable() == null || manifest.scanId() == null) {
             throw corrupt("it lacks files, sourceTable or scanId");
         }
+        FileFormat format;
+        try {
+            format = manifest.fileFormat();
+        } catch (IllegalArgumentException e) {
+            throw corrupt("its format " + e.getMessage());
+        }
         long rows = 0;
         var names = new HashSet<String>();
         for (DataFile file : manifest.files()) {
             if (file == null || file.name() == null || !FILE_NAME.matcher(file.name()).matches()) {
-                throw corrupt("a file name is not a plain *.jsonl.gz name");
+                throw corrupt("a file name is not a plain *.jsonl.gz, *.parquet or *.csv name");
+            }
+            if (!file.name().endsWith(format.extension())) {
+                throw corrupt(file.name() + " is not a " + format.label() + " file, the manifest's format");
             }
             if (!names.add(file.name())) {
                 throw corrupt(file.name() + " is listed twice");

@@ -10,7 +10,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * One data file being written in today's {@link DataFileFormat}: the same rows give the same bytes. Built in memory,
+ * One data file being written in a {@link DataFileFormat} (JSON lines unless told): the same rows give the same
+ * bytes. Built in memory,
  * or streamed to a store ({@link BackupStore#open}), its size and SHA-256 counted on the way, so that memory holds
  * a buffer, never the file.
  */
@@ -19,8 +20,6 @@ public final class PartFile {
     static final int MAX_ROWS = 100_000;
     /** Uncompressed bytes after which a file ends: a file never gets much above 64 MB, compressed or not. */
     static final long MAX_UNCOMPRESSED = 64L * 1024 * 1024 - 1024 * 1024;
-
-    private static final DataFileFormat FORMAT = DataFileFormat.JSON_LINES_GZIP;
 
     private final String name;
     private final ByteArrayOutputStream bytes; // null when streamed
@@ -33,15 +32,20 @@ public final class PartFile {
 
     /** A file built in memory; {@link #finish} returns its bytes. */
     PartFile(String name) {
-        this(name, new ByteArrayOutputStream(1 << 20), true);
+        this(name, new ByteArrayOutputStream(1 << 20), true, DataFileFormat.JSON_LINES_GZIP);
     }
 
     /** A file streamed to {@code store} under {@code name}: it appears there, whole, when {@link #finish}ed. */
     public PartFile(String name, BackupStore store) {
-        this(name, store.open(name), false);
+        this(name, store, DataFileFormat.JSON_LINES_GZIP);
     }
 
-    private PartFile(String name, OutputStream sink, boolean inMemory) {
+    /** A file in {@code format} streamed to {@code store} under {@code name}. */
+    public PartFile(String name, BackupStore store, DataFileFormat format) {
+        this(name, store.open(name), false, format);
+    }
+
+    private PartFile(String name, OutputStream sink, boolean inMemory, DataFileFormat format) {
         this.name = name;
         this.bytes = inMemory ? (ByteArrayOutputStream) sink : null;
         this.sink = sink;
@@ -64,24 +68,29 @@ public final class PartFile {
             }
         };
         try {
-            out = FORMAT.open(new DigestOutputStream(counted, digest));
+            out = format.open(new DigestOutputStream(counted, digest));
         } catch (IOException e) {
             throw failed(e);
         }
     }
 
     static String name(int partition, int sequence) {
-        return String.format("part-%05d-%05d", partition, sequence) + FORMAT.extension();
+        return String.format("part-%05d-%05d", partition, sequence) + FileFormat.JSONL.extension();
     }
 
-    /** A file's name in the export run {@code runId}: no other run writes a file of this name. */
+    /** A JSON lines file's name in the export run {@code runId}: no other run writes a file of this name. */
     public static String name(int partition, int sequence, String runId) {
-        return String.format("part-%05d-%05d-%s", partition, sequence, runId) + FORMAT.extension();
+        return name(partition, sequence, runId, FileFormat.JSONL);
+    }
+
+    /** A file's name in the export run {@code runId}, in {@code format}. */
+    public static String name(int partition, int sequence, String runId, FileFormat format) {
+        return String.format("part-%05d-%05d-%s", partition, sequence, runId) + format.extension();
     }
 
     /** The topic partition a file name of {@link #name} is of (with a run id or, as before, without); -1 for another. */
     static int partitionOf(String fileName) {
-        var m = java.util.regex.Pattern.compile("part-(\\d{1,9})-\\d+(?:-[0-9a-z]{1,32})?\\.jsonl\\.gz")
+        var m = java.util.regex.Pattern.compile("part-(\\d{1,9})-\\d+(?:-[0-9a-z]{1,32})?\\.(?:jsonl\\.gz|parquet|csv)")
                 .matcher(fileName);
         return m.matches() ? Integer.parseInt(m.group(1)) : -1;
     }

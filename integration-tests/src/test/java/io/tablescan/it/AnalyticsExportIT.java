@@ -1,0 +1,224 @@
+package io.tablescan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tablescan.cli.Cli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Exports for analytics tools, read by another reader than the one that wrote them: a table of every EDM type, edge
+ * values, texts in other than the canonical form and odd keys (written by Microsoft's JavaScript SDK) exported as
+ * Parquet and as CSV, then read by DuckDB (its own C++ readers, not parquet-java), and each value compared with the
+ * JavaScript SDK's reading of the source. A Parquet export imported back equals the source as that SDK reads it.
+ */
+class AnalyticsExportIT {
+    private static final String SOURCE = "analyticssource";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final DateTimeFormatter SEVEN_DIGITS = DateTimeFormatter.ofPattern(
+            "yyyy-MM-dd'T'HH:mm:ss.SSSSSSS'Z'").withZone(ZoneOffset.UTC);
+    private static List<String> sourceDump;
+
+    @TempDir
+    Path temp;
+
+    @BeforeAll
+    static void fill() throws Exception {
+        assertThat(FidelityIT.client("fill", SOURCE)).contains("filled " + SOURCE);
+        sourceDump = FidelityIT.client("dump", SOURCE).lines().toList();
+        assertThat(sourceDump).hasSize(67);
+    }
+
+    @Test
+    void aParquetExportReadsInDuckDbAsTheSdkReadsTheSourceAndImportsBackExactly() throws Exception {
+        Path folder = temp.resolve("parquet");
+        Cli.Run out = Cli.run("export", "--source-connection-string", cs(), "--source-table", SOURCE, "--to",
+                folder.toString(), "--format", "parquet");
+        assertThat(out.exitCode()).as(out.out() + out.err()).isZero();
+        JsonNode manifest = JSON.readTree(folder.resolve("manifest.json").toFile());
+        assertThat(manifest.path("format").asText()).isEqualTo("parquet");
+        JsonNode schema = JSON.readTree(folder.resolve("schema.json").toFile());
+        List<String> names = new ArrayList<>();
+        schema.path("columns").forEach(c -> names.add(c.path("name").asText()));
+        // the keys and Timestamp first; a DateTime column with values out of a nanosecond timestamp's years has
+        // its typed column and a column of texts beside it; texts not in the canonical form kept as texts
+        assertThat(names.subList(0, 3)).containsExactly("PartitionKey", "RowKey", "Timestamp");
+        assertThat(names).contains("When", "When@Text", "Other", "OtherBig", "OtherId", "Bytes", "Id", "Real");
+
+        assertThat(duckDbRows(folder + "/*.parquet", schema, false)).isEqualTo(sdkRows(sourceDump));
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement s = db.createStatement();
+                ResultSet r = s.executeQuery("SELECT typeof(\"When\"), typeof(\"Id\"), typeof(\"Big\"), "
+                        + "count(\"Timestamp\") FROM read_parquet('" + folder + "/*.parquet') GROUP BY ALL")) {
+            assertThat(r.next()).isTrue();
+            assertThat(List.of(r.getString(1), r.getString(2), r.getString(3))).containsExactly("TIMESTAMP_NS",
+                    "UUID", "BIGINT");
+            assertThat(r.getLong(4)).isEqualTo(67);
+        }
+
+        Cli.Run in = Cli.run("import", "--from", folder.toString(), "--dest-connection-string", cs(), "--dest-table",
+                "analyticsfromparquet");
+        assertThat(in.exitCode()).as(in.out() + in.err()).isZero();
+        assertThat(FidelityIT.client("dump", "analyticsfromparquet").lines().toList()).isEqualTo(sourceDump);
+    }
+
+    @Test
+    void aCsvExportReadsInDuckDbAsTheServiceTextsAndIsNotImported() throws Exception {
+        Path folder = temp.resolve("csv");
+        Cli.Run out = Cli.run("export", "--source-connection-string", cs(), "--source-table", SOURCE, "--to",
+                folder.toString(), "--format", "csv");
+        assertThat(out.exitCode()).as(out.out() + out.err()).isZero();
+        JsonNode schema = JSON.readTree(folder.resolve("schema.json").toFile());
+        assertThat(duckDbRows(folder + "/*.csv", schema, true)).isEqualTo(sdkRows(sourceDump));
+
+        Cli.Run in = Cli.run("import", "--from", folder.toString(), "--dest-connection-string", cs(), "--dest-table",
+                "analyticsfromcsv");
+        assertThat(in.exitCode()).isNotZero();
+        assertThat(in.err()).contains("is CSV").doesNotContain("Exception").hasLineCount(1);
+    }
+
+    @Test
+    void aParquetExportToBlobReadsInDuckDbAndImportsBackExactly() throws Exception {
+        String both = cs() + AzuriteBlob.shared().connectionString().replaceAll(".*(BlobEndpoint=[^;]*;).*", "$1");
+        Map<String, String> env = Map.of("TABLESCAN_ACCOUNT_AN_CONNECTION_STRING", both);
+        Cli.Run out = Cli.run(env, "export", "--source-account", "an", "--source-table", SOURCE,
+                "--to-container", "analytics", "--to-prefix", "parquet/1", "--to-account", "an", "--format", "parquet");
+        assertThat(out.exitCode()).as(out.out() + out.err()).isZero();
+
+        BlobContainerClient container = new BlobServiceClientBuilder()
+                .connectionString(AzuriteBlob.shared().connectionString())
+                .serviceVersion(io.tablescan.backup.BlobStore.SERVICE_VERSION).buildClient()
+                .getBlobContainerClient("analytics");
+        Path copy = Files.createDirectories(temp.resolve("fromblob"));
+        container.listBlobs().forEach(blob -> container.getBlobClient(blob.getName())
+                .downloadToFile(copy.resolve(blob.getName().substring("parquet/1/".length())).toString()));
+        JsonNode schema = JSON.readTree(copy.resolve("schema.json").toFile());
+        assertThat(duckDbRows(copy + "/*.parquet", schema, false)).isEqualTo(sdkRows(sourceDump));
+
+        Cli.Run in = Cli.run("import", "--from-container", "analytics", "--from-prefix", "parquet/1",
+                "--from-connection-string", AzuriteBlob.shared().connectionString(),
+                "--dest-connection-string", cs(), "--dest-table", "analyticsfromblob");
+        assertThat(in.exitCode()).as(in.out() + in.err()).isZero();
+        assertThat(FidelityIT.client("dump", "analyticsfromblob").lines().toList()).isEqualTo(sourceDump);
+    }
+
+    /**
+     * Each row of the JavaScript client's dump: its keys, and each property's type and text as the service's raw
+     * JSON gives them (the SDK's own reading, with disableTypeConversion, calls a Double sent as 2.0 without its
+     * annotation an Int32): the type its {@code @odata.type} names, else the one its JSON literal has.
+     */
+    private static Map<String, Map<String, List<String>>> sdkRows(List<String> dump) throws Exception {
+        Map<String, Map<String, List<String>>> rows = new TreeMap<>();
+        for (String line : dump) {
+            JsonNode row = JSON.readTree(line);
+            Map<String, List<String>> properties = new TreeMap<>();
+            row.path("raw").properties().forEach(e -> {
+                String text = e.getValue().get(1).asText();
+                JsonNode sdkType = row.path("sdk").path(e.getKey()).get(0);
+                String type = e.getValue().get(0).isNull() ? switch (sdkType.asText()) {
+                    case "Int32" -> text.matches("-?[0-9]+") ? "Int32" : "Double"; // a number with a point
+                    default -> sdkType.asText(); // String, Boolean
+                } : e.getValue().get(0).asText().substring("Edm.".length());
+                properties.put(e.getKey(), List.of(type, type.equals("Double") ? number(text) : text));
+            });
+            rows.put(row.path("pk").asText() + "\u0000" + row.path("rk").asText(), properties);
+        }
+        return rows;
+    }
+
+    /**
+     * The same from DuckDB's reading of the files: each column's value as text by the column's type in schema.json
+     * (a DateTime from DuckDB's nanoseconds since 1970, a Guid from its UUID, a Binary from its BLOB as base64);
+     * {@code csv}: every column read as text.
+     */
+    private static Map<String, Map<String, List<String>>> duckDbRows(String files, JsonNode schema, boolean csv)
+            throws Exception {
+        List<String> select = new ArrayList<>(List.of("\"PartitionKey\"", "\"RowKey\""));
+        List<JsonNode> columns = new ArrayList<>();
+        for (JsonNode c : schema.path("columns")) {
+            if (c.hasNonNull("property")) {
+                columns.add(c);
+                String q = "\"" + c.path("name").asText() + "\"";
+                boolean text = csv || c.path("text").asBoolean();
+                select.add(text ? q : switch (c.path("type").asText()) {
+                    case "DATETIME" -> "epoch_ns(" + q + ")";
+                    case "GUID" -> q + "::VARCHAR";
+                    case "BINARY" -> "to_base64(" + q + ")";
+                    default -> q;
+                });
+            }
+        }
+        String source = csv ? "read_csv('" + files + "', all_varchar = true, header = true, allow_quoted_nulls = false)"
+                : "read_parquet('" + files + "')";
+        Map<String, Map<String, List<String>>> rows = new TreeMap<>();
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement s = db.createStatement();
+                ResultSet r = s.executeQuery("SELECT " + String.join(", ", select) + " FROM " + source)) {
+            while (r.next()) {
+                Map<String, List<String>> properties = new HashMap<>();
+                for (int i = 0; i < columns.size(); i++) {
+                    JsonNode c = columns.get(i);
+                    int at = i + 3;
+                    if (r.getObject(at) == null) {
+                        continue;
+                    }
+                    String type = sdkType(c.path("type").asText());
+                    boolean text = csv || c.path("text").asBoolean();
+                    String value = text ? r.getString(at) : switch (c.path("type").asText()) {
+                        case "DATETIME" -> {
+                            long nanos = r.getLong(at);
+                            yield SEVEN_DIGITS.format(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L),
+                                    Math.floorMod(nanos, 1_000_000_000L)));
+                        }
+                        case "DOUBLE" -> Double.toString(r.getDouble(at));
+                        default -> r.getString(at);
+                    };
+                    properties.put(c.path("property").asText(), List.of(type, type.equals("Double")
+                            ? number(value) : value));
+                }
+                String key = r.getString(1) + "\u0000" + r.getString(2);
+                assertThat(rows.put(key, new TreeMap<>(properties))).as("row %s read once", key).isNull();
+            }
+        }
+        return rows;
+    }
+
+    /** A double's text in one form (the SDK gives 5e-324, Java 4.9E-324): its value, -0 and NaN included. */
+    private static String number(String text) {
+        return Double.toString(Double.parseDouble(text));
+    }
+
+    private static String sdkType(String type) {
+        return switch (type) {
+            case "STRING" -> "String";
+            case "INT32" -> "Int32";
+            case "INT64" -> "Int64";
+            case "DOUBLE" -> "Double";
+            case "BOOLEAN" -> "Boolean";
+            case "DATETIME" -> "DateTime";
+            case "GUID" -> "Guid";
+            default -> "Binary";
+        };
+    }
+
+    private static String cs() {
+        return LocalServices.azurite().connectionString();
+    }
+}
