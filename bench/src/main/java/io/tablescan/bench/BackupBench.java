@@ -1,6 +1,7 @@
 package io.tablescan.bench;
 
 import io.tablescan.backup.ExportFiles;
+import io.tablescan.backup.FileFormat;
 import io.tablescan.backup.FolderStore;
 import io.tablescan.backup.ImportSeeder;
 import io.tablescan.backup.Importer;
@@ -66,10 +67,14 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
             }
             return importOnce(scenario);
         }
-        return export(scenario, index);
+        return export(scenario, index, strategy.equals("export") ? FileFormat.JSONL : FileFormat.of(strategy));
     }
 
     private BenchCommand.Run export(String scenario, int index) throws IOException {
+        return export(scenario, index, FileFormat.JSONL);
+    }
+
+    private BenchCommand.Run export(String scenario, int index, FileFormat format) throws IOException {
         // The scenario's service: none for export, 100 ms a request and an account's limits for seed-replica-export.
         InMemoryTableStore source = new InMemoryTableStore(InMemoryTableStore.Adversary.NONE, this.scenario.latency())
                 .limit(this.scenario.limits());
@@ -78,7 +83,7 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
         KafkaSettings kafka = KafkaSettings.of(broker.bootstrapServers());
         ScanSpec draft = ScanSpecs.copy().from(new TableRef("source", "source")).pageSize(1000).build();
         String topic = kafka.namespace().topic("export-" + draft.getScanId());
-        Path folder = root.resolve("export-" + index);
+        Path folder = root.resolve("export-" + format.label() + "-" + index);
         try (RunMeter heap = RunMeter.start(); Admin admin = kafka.newAdmin()) {
             long start = System.nanoTime();
             Topics.ensure(admin, List.of(new NewTopic(topic, Optional.of(Topics.LOCAL_PARTITIONS), Optional.empty())
@@ -89,7 +94,8 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
             CopyRun.Outcome outcome = CopyRun.run(WorkerSettings.local(broker.bootstrapServers(), accounts, inFlight)
                     .withReadInFlight(readInFlight), spec, RunOptions.defaults().withTimeout(Duration.ofHours(6)));
             double scanned = (System.nanoTime() - start) / 1e9;
-            Manifest manifest = ExportFiles.write(kafka, topic, outcome.totals(), new FolderStore(folder));
+            Manifest manifest = ExportFiles.write(kafka, topic, outcome.totals(), new FolderStore(folder), "bench",
+                    null, rows -> {}, format);
             double seconds = (System.nanoTime() - start) / 1e9;
             admin.deleteTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
             if (manifest.totalRows() != table.size()) {
@@ -100,6 +106,16 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
             System.out.printf("  export: scan %.1f s, files %.1f s; %,d files, %,d bytes (%,d rows a file on average)%n",
                     scanned, seconds - scanned, manifest.files().size(), bytes,
                     manifest.totalRows() / Math.max(1, manifest.files().size()));
+            if (format != FileFormat.JSONL) { // only JSON lines are imported: the others go at once
+                if (System.getenv("TABLESCAN_BENCH_KEEP") != null) {
+                    System.out.println("  kept: " + folder);
+                } else {
+                    deleteTree(folder);
+                }
+                return new BenchCommand.Run(scenario, format.label(), manifest.totalRows(), seconds, source.requests(),
+                        heap.megabytes(), heap.cpuSeconds(), List.of(new double[] {0, 0},
+                                new double[] {seconds, manifest.totalRows()}));
+            }
             if (lastExport != null) {
                 deleteTree(lastExport);
             }

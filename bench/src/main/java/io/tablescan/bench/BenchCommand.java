@@ -37,7 +37,7 @@ final class BenchCommand implements Callable<Integer> {
     static String outcome(String strategy) {
         return switch (strategy) {
             case "verify" -> "tables equal";
-            case "export" -> "every row in the files once";
+            case "export", "parquet", "csv" -> "every row in the files once";
             case "mirror" -> "destination equal to the source";
             case "full", "incremental" -> "backup set complete";
             default -> "copy exact";
@@ -52,9 +52,10 @@ final class BenchCommand implements Callable<Integer> {
             int inFlight, int readInFlight) {}
 
     static final Map<String, Scenario> SCENARIOS = byName(
-            // export: both stages to files on local disk; import: those files into a checking destination
+            // export: both stages to files on local disk (JSON lines, then Parquet and CSV: the formats A/B in one
+            // run); import: those files into a checking destination
             new Scenario("export", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
-                    List.of("export"), 32, 32),
+                    List.of("export", "parquet", "csv"), 32, 32),
             new Scenario("import", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
                     List.of("import"), 32, 32),
             new Scenario("pipeline", 1_000_000, Duration.ZERO, ScalabilityTargets.NONE,
@@ -77,7 +78,7 @@ final class BenchCommand implements Callable<Integer> {
                     new ScalabilityTargets(20_000, 2_000, true), List.of("prefix"), 2048, 8),
             // The same source exported to files on local disk (the export's goal is the copy's: 3.5 minutes).
             new Scenario("seed-replica-export", 3_558_594, Duration.ofMillis(100),
-                    new ScalabilityTargets(20_000, 2_000), List.of("export"), 2048, 8),
+                    new ScalabilityTargets(20_000, 2_000), List.of("export", "parquet"), 2048, 8),
             // Five tables of one such account, 3,558,594 rows together: a full backup set, 1% of the rows changed,
             // an incremental set (see BackupSetBench); the command's own defaults, as a user runs it.
             new Scenario("backup-set", 3_558_594, Duration.ofMillis(100),

@@ -21,8 +21,8 @@ public final class TablescanCommand {
             StartCommand.class, StatusCommand.class, FailuresCommand.class, RetryCommand.class, CancelCommand.class,
             ThrottleCommand.class, WorkerCommand.class, LedgerCommand.class, BrokerCommand.class, SampleCommand.class,
             BenchPlaceholder.class, HealthCommand.class, TestCommand.class, VerifyCommand.class, ExportCommand.class,
-            ImportCommand.class, DeleteCommand.class, JobsCommand.class, BackupCommand.class, BackupsCommand.class,
-            RestoreCommand.class);
+            ImportCommand.class, ProfileCommand.class, DeleteCommand.class, JobsCommand.class, BackupCommand.class,
+            BackupsCommand.class, RestoreCommand.class);
 
     public static void main(String[] args) {
         main(args, () -> commandLine(System.getenv(), args));

@@ -78,6 +78,22 @@ public final class TopicExporter {
         return TableSchema.of(catalog, scanId, format);
     }
 
+    /**
+     * What the rows the topic holds are, as {@code profile} reports it: each partition read once, two at once (a
+     * PartitionKey's rows are all in one topic partition, so each profile's partitions are its own).
+     */
+    public TableProfile profile() {
+        TableProfile profile = new TableProfile();
+        try (Admin admin = kafka.newAdmin()) {
+            eachPartition(partition -> {
+                TableProfile part = new TableProfile();
+                read(admin, partition, value -> part.add(io.tablescan.azure.RowJson.parse(value)));
+                return part;
+            }).forEach(profile::merge);
+        }
+        return profile;
+    }
+
     /** {@code task} for each partition, {@value #READERS} at once; the results in partition order. */
     private <T> List<T> eachPartition(java.util.function.Function<TopicPartition, T> task) {
         List<T> results = new ArrayList<>();

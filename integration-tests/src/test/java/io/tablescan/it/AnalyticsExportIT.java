@@ -120,6 +120,41 @@ class AnalyticsExportIT {
         assertThat(FidelityIT.client("dump", "analyticsfromblob").lines().toList()).isEqualTo(sourceDump);
     }
 
+    @Test
+    void aProfileCountsRowsPartitionsAndEachPropertysTypesAsTheSdkReadsThem() throws Exception {
+        Map<String, Map<String, List<String>>> rows = sdkRows(sourceDump);
+        Map<String, Map<String, Long>> types = new TreeMap<>();
+        rows.values().forEach(row -> row.forEach((name, typed) -> types.computeIfAbsent(name, n -> new TreeMap<>())
+                .merge(typed.get(0), 1L, Long::sum)));
+        long partitions = rows.keySet().stream().map(k -> k.substring(0, k.indexOf('\u0000'))).distinct().count();
+
+        Cli.Run run = Cli.run("profile", "--source-connection-string", cs(), "--source-table", SOURCE, "--json");
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        JsonNode profile = JSON.readTree(run.out());
+        assertThat(profile.path("rows").asLong()).isEqualTo(67);
+        assertThat(profile.path("partitions").asLong()).isEqualTo(partitions).isEqualTo(10);
+        Map<String, Map<String, Long>> profiled = new TreeMap<>();
+        profile.path("properties").forEach(p -> p.path("types").forEach(t -> profiled.computeIfAbsent(
+                p.path("name").asText(), n -> new TreeMap<>()).put(t.path("type").asText(), t.path("rows").asLong())));
+        assertThat(profiled).isEqualTo(types);
+        assertThat(profile.path("largestPartitionsByRows").get(0).path("rows").asLong()).isEqualTo(rows.keySet()
+                .stream().collect(java.util.stream.Collectors.groupingBy(k -> k.substring(0, k.indexOf('\u0000')),
+                        java.util.stream.Collectors.counting())).values().stream().mapToLong(Long::longValue).max()
+                .orElseThrow());
+        long bucketed = 0;
+        for (JsonNode bucket : profile.path("keySpace")) {
+            bucketed += bucket.path("rows").asLong();
+        }
+        assertThat(bucketed).isEqualTo(67);
+        // one string of 16,000 surrogate pairs: 64,004 bytes, far from the 1 MiB an entity may hold
+        assertThat(profile.path("nearLimits").path("entitySize").path("rows").asLong()).isZero();
+
+        Cli.Run text = Cli.run("profile", "--source-connection-string", cs(), "--source-table", SOURCE);
+        assertThat(text.exitCode()).as(text.out() + text.err()).isZero();
+        assertThat(text.out()).contains("profile of " + SOURCE + ": 67 rows in 10 partitions")
+                .contains("Real4").contains("near the service's limits: none");
+    }
+
     /**
      * Each row of the JavaScript client's dump: its keys, and each property's type and text as the service's raw
      * JSON gives them (the SDK's own reading, with disableTypeConversion, calls a Double sent as 2.0 without its

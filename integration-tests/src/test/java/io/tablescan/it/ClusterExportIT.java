@@ -45,7 +45,8 @@ abstract class ClusterExportIT { // run by ClusterIT, on the fork's one cluster
                 .as("workers and a ledger in their groups").isTrue();
         String[] export = {"export", "--source-account", "emulator", "--source-table", "clusterexportsource",
             "--to-container", "clusterexports", "--to-prefix", "one", "--to-account", "backups", "--kafka", kafka,
-            "--max-rate", "50", "--page-size", "100"}; // slow until its command is killed: then the cap is lifted
+            "--max-rate", "50", "--page-size", "100", // slow until its command is killed: then the cap is lifted
+            "--format", "parquet"}; // each copy-worker finds the columns in the topic: the import reads them back
 
         String scan = ClusterClientIT.killMidJob(cluster, "export-1", export);
         Throttle.set(cluster.kafka, scan, 0L, 0L);
@@ -115,8 +116,8 @@ abstract class ClusterExportIT { // run by ClusterIT, on the fork's one cluster
                 .serviceVersion(BlobStore.SERVICE_VERSION).buildClient().getBlobContainerClient("clusterexports");
         List<String> names = container.listBlobs(new ListBlobsOptions().setPrefix("one/"), null).stream()
                 .map(BlobItem::getName).toList();
-        assertThat(names).contains("one/manifest.json")
-                .allMatch(n -> n.equals("one/manifest.json") || n.matches("one/part-\\d{5}-\\d{5}-[0-9a-f]+\\.jsonl\\.gz"));
+        assertThat(names).contains("one/manifest.json", "one/schema.json").allMatch(n -> n.equals("one/manifest.json")
+                || n.equals("one/schema.json") || n.matches("one/part-\\d{5}-\\d{5}-[0-9a-f]+\\.parquet"));
         try (Admin admin = Admin.create(cluster.kafka.admin())) {
             String topic = cluster.kafka.namespace().topic("export-" + scan);
             assertThat(FreePorts.await(() -> !topics(admin).contains(topic), Duration.ofSeconds(30), () -> true))

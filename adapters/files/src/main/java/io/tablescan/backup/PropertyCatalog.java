@@ -25,10 +25,28 @@ public final class PropertyCatalog {
     private long rows;
     private long timestamps;
 
-    /** How often one property was seen with one type: values that fit its typed column, and the others. */
+    /**
+     * How often one property was seen with one type (values that fit its typed column, and the others), and the
+     * sizes of those values as the service counts an entity's size ({@link #valueBytes}).
+     */
     public static final class Seen {
         long typed;
         long text;
+        long bytes;
+        long minBytes = Long.MAX_VALUE;
+        long maxBytes;
+
+        public long bytes() {
+            return bytes;
+        }
+
+        public long minBytes() {
+            return minBytes;
+        }
+
+        public long maxBytes() {
+            return maxBytes;
+        }
 
         public long count() {
             return typed + text;
@@ -59,6 +77,10 @@ public final class PropertyCatalog {
             } else {
                 seen.text++;
             }
+            long size = valueBytes(p);
+            seen.bytes += size;
+            seen.minBytes = Math.min(seen.minBytes, size);
+            seen.maxBytes = Math.max(seen.maxBytes, size);
         }
     }
 
@@ -71,6 +93,9 @@ public final class PropertyCatalog {
                     .computeIfAbsent(type, t -> new Seen());
             mine.typed += seen.typed;
             mine.text += seen.text;
+            mine.bytes += seen.bytes;
+            mine.minBytes = Math.min(mine.minBytes, seen.minBytes);
+            mine.maxBytes = Math.max(mine.maxBytes, seen.maxBytes);
         }));
     }
 
@@ -86,6 +111,38 @@ public final class PropertyCatalog {
     /** Each property, by name in ordinal order, with its types in {@link EdmType}'s order. */
     public Map<String, EnumMap<EdmType, Seen>> properties() {
         return properties;
+    }
+
+    /**
+     * A value's size as the service's entity-size formula counts it: a String 4 bytes and 2 a UTF-16 unit, Binary 4
+     * and its bytes, Int32 4, Int64, Double and DateTime 8, Guid 16, Boolean 1.
+     */
+    public static long valueBytes(RowProperty p) {
+        return switch (p.type()) {
+            case STRING -> 4 + 2L * ((String) p.value()).length();
+            case BINARY -> 4 + ((byte[]) p.value()).length;
+            case INT32 -> 4;
+            case INT64, DOUBLE, DATETIME -> 8;
+            case GUID -> 16;
+            case BOOLEAN -> 1;
+        };
+    }
+
+    /**
+     * A row's size as the service counts it toward its 1 MiB limit: 4 bytes, 2 a UTF-16 unit of both keys, and for
+     * each property (the Timestamp too, when read) 8 bytes, 2 a unit of its name and its value's size.
+     */
+    public static long entityBytes(Row row) {
+        long size = 4 + 2L * (row.partitionKey().length() + row.rowKey().length());
+        if (row.timestamp() != null) {
+            size += 8 + 2 * "Timestamp".length() + 8;
+        }
+        for (RowProperty p : row.properties()) {
+            if (p.value() != null) {
+                size += 8 + 2L * p.name().length() + valueBytes(p);
+            }
+        }
+        return size;
     }
 
     public static boolean fitsTyped(RowProperty p) {
