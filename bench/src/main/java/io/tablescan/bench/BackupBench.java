@@ -107,11 +107,17 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
                     scanned, seconds - scanned, manifest.files().size(), bytes,
                     manifest.totalRows() / Math.max(1, manifest.files().size()));
             if (format != FileFormat.JSONL) { // only JSON lines are imported: the others go at once
-                if (System.getenv("TABLESCAN_BENCH_KEEP") != null) {
-                    System.out.println("  kept: " + folder);
-                } else {
-                    deleteTree(folder);
+                String keep = System.getenv("TABLESCAN_BENCH_KEEP"); // a folder to copy the files to, to read them
+                if (keep != null) {
+                    Path kept = Files.createDirectories(Path.of(keep).resolve(folder.getFileName()));
+                    try (Stream<Path> files = Files.list(folder)) {
+                        for (Path file : files.toList()) {
+                            Files.copy(file, kept.resolve(file.getFileName()));
+                        }
+                    }
+                    System.out.println("  copied to " + kept);
                 }
+                deleteTree(folder);
                 return new BenchCommand.Run(scenario, format.label(), manifest.totalRows(), seconds, source.requests(),
                         heap.megabytes(), heap.cpuSeconds(), List.of(new double[] {0, 0},
                                 new double[] {seconds, manifest.totalRows()}));
