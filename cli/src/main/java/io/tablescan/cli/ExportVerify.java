@@ -92,7 +92,7 @@ final class ExportVerify {
 
     /** The manifest, and every file checked against it (size, SHA-256, every line, row count). */
     private Manifest checked() {
-        return ImportCommand.check(from, "nothing was compared").manifest();
+        return ImportCommand.check(from, "nothing was compared", null).manifest();
     }
 
     /** The export's selection is the one compared: a selection option that says otherwise is refused. */

@@ -5,6 +5,7 @@ import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.ClusterImportFiles;
 import io.tablescan.backup.ImportSeeder;
 import io.tablescan.runner.ClusterJob;
+import io.tablescan.backup.FileFormat;
 import io.tablescan.backup.Importer;
 import io.tablescan.backup.Manifest;
 import io.tablescan.runner.CopyRun;
@@ -68,6 +69,11 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     WriteModeOption writeMode = new WriteModeOption();
 
+    @Option(names = "--format", paramLabel = "FORMAT", description = "The files' format, jsonl or parquet (default: "
+            + "the manifest's). Where there is no manifest.json, every *.jsonl.gz or *.parquet file directly in the "
+            + "folder or under the prefix is imported: files another tool wrote, with PartitionKey and RowKey.")
+    String format;
+
     @Option(names = "--max-write-rate", paramLabel = "ROWS_PER_S", description = "At most this many rows/s written to "
             + "the table, by all the import's workers together; change it while it runs with `tablescan throttle`.")
     Long maxWriteRate;
@@ -89,7 +95,15 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         BackupStore from = export.open(env);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
-        Checked checked = check(from);
+        FileFormat fileFormat = null;
+        if (format != null) {
+            try {
+                fileFormat = FileFormat.of(format);
+            } catch (IllegalArgumentException e) {
+                throw new UserError(UserError.USAGE, "--format: " + e.getMessage());
+            }
+        }
+        Checked checked = check(from, "nothing was written", fileFormat);
         long batches = checked.batches();
         if (batches == 0) {
             createTable(dest, destTable, writeMode);
@@ -101,7 +115,8 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         }
         Manifest manifest = checked.manifest();
         // On a cluster's workers when it has them and they resolve the export and the table by alias.
-        boolean onCluster = cluster != null && where.onWorkers(destAccount != null
+        // (files without a manifest: here, since the workers would look for one)
+        boolean onCluster = cluster != null && !manifest.ofOtherFiles() && where.onWorkers(destAccount != null
                 && (export.folder != null || export.account != null)) && ClusterJob.hasWorkers(cluster);
         ClusterImport onWorkers = onCluster ? new ClusterImport(job, writeMode.options(), from, export, checked,
                 destAccount, destTable, maxWriteRate) : null;
@@ -157,17 +172,22 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
 
     /** Checks every file against the manifest before any row is written: a bad export is one line, exit 1. */
     static Checked check(BackupStore from) {
-        return check(from, "nothing was written");
+        return check(from, "nothing was written", null);
     }
 
-    /** The manifest and every file checked (size, SHA-256, every line, row count); {@code nothing} ends a failure. */
-    static Checked check(BackupStore from, String nothing) {
+    /**
+     * The manifest and every file checked (size, SHA-256, every line, row count); {@code nothing} ends a failure;
+     * {@code format} as {@link Importer#manifest(FileFormat)} takes it.
+     */
+    static Checked check(BackupStore from, String nothing, FileFormat format) {
         Importer importer = new Importer(from, CHECKERS);
         try {
-            Manifest manifest = importer.manifest();
-            System.out.printf("checking %s in %s (%s of %s/%s, scan %s)%n",
+            Manifest manifest = importer.manifest(format);
+            System.out.printf(manifest.ofOtherFiles() ? "checking %s in %s (%s; no manifest: every *%s file)%n"
+                    : "checking %s in %s (%s of %s/%s, scan %s)%n",
                     ProgressPrinter.plural(manifest.files().size(), "file"), from.describe(),
-                    ProgressPrinter.plural(manifest.totalRows(), "row"), manifest.sourceAccount(),
+                    ProgressPrinter.plural(manifest.totalRows(), "row"), manifest.ofOtherFiles()
+                            ? manifest.fileFormat().extension() : manifest.sourceAccount(),
                     manifest.sourceTable(), manifest.scanId());
             return new Checked(manifest, importer.checkAll(manifest));
         } catch (BackupException e) {

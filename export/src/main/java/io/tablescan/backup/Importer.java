@@ -26,17 +26,33 @@ public final class Importer {
 
     /** The manifest, read and checked; a missing one means no finished export. */
     public Manifest manifest() {
+        return manifest(null);
+    }
+
+    /**
+     * As above; with {@code format} (the files' format, as the user gave it), a store without a manifest is read as
+     * data files another tool wrote in that format ({@link Manifest#ofFiles}), and one with a manifest must be in it.
+     */
+    public Manifest manifest(FileFormat format) {
         byte[] json;
         try {
             json = store.read(Manifest.NAME);
         } catch (BackupException e) {
             if (e.kind() == BackupException.Kind.NOT_FOUND) {
+                if (format != null) {
+                    return Manifest.ofFiles(store, format);
+                }
                 throw new BackupException(BackupException.Kind.NOT_FOUND, "no " + Manifest.NAME + " in "
-                        + store.describe() + ": not a finished export");
+                        + store.describe() + ": not a finished export (files another tool wrote: give --format)");
             }
             throw e;
         }
-        return Manifest.parse(json);
+        Manifest manifest = Manifest.parse(json);
+        if (format != null && manifest.fileFormat() != format) {
+            throw new BackupException(BackupException.Kind.BAD_INPUT, store.describe() + " holds an export in "
+                    + manifest.fileFormat().label() + ", not " + format.label());
+        }
+        return manifest;
     }
 
     /**

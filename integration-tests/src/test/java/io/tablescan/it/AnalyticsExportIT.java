@@ -121,6 +121,39 @@ class AnalyticsExportIT {
     }
 
     @Test
+    void parquetFilesAnotherToolWroteImportWithFormatAndTheirTypes() throws Exception {
+        Path folder = Files.createDirectories(temp.resolve("duckdb"));
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement s = db.createStatement()) {
+            s.execute("COPY (SELECT 'p' || (i % 3)::VARCHAR AS PartitionKey, 'r' || i::VARCHAR AS RowKey, "
+                    + "i::INTEGER AS N, i::BIGINT * 4000000000 AS L, i * 1.5::DOUBLE AS D, i % 2 = 0 AS B, "
+                    + "TIMESTAMP_NS '2024-01-02 03:04:05.123456789' AS T, "
+                    + "('00000000-0000-0000-0000-00000000000' || (i % 10)::VARCHAR)::UUID AS G, "
+                    + "CASE WHEN i % 5 = 0 THEN NULL ELSE 'x' || i::VARCHAR END AS S, "
+                    + "'\\x00\\xFF'::BLOB AS Y FROM range(20) t(i)) TO '" + folder.resolve("data_0.parquet")
+                    + "' (FORMAT parquet)");
+        }
+        Cli.Run without = Cli.run("import", "--from", folder.toString(), "--dest-connection-string", cs(),
+                "--dest-table", "analyticsfromduckdb");
+        assertThat(without.exitCode()).isEqualTo(4);
+        assertThat(without.err()).contains("give --format").hasLineCount(1);
+
+        Cli.Run in = Cli.run("import", "--from", folder.toString(), "--format", "parquet", "--dest-connection-string",
+                cs(), "--dest-table", "analyticsfromduckdb");
+        assertThat(in.exitCode()).as(in.out() + in.err()).isZero();
+        assertThat(in.out()).contains("(20 rows; no manifest: every *.parquet file)").contains("imported 20 rows");
+        Map<String, Map<String, List<String>>> rows = sdkRows(FidelityIT.client("dump", "analyticsfromduckdb")
+                .lines().toList());
+        assertThat(rows).hasSize(20);
+        // row 7: every type as DuckDB wrote it; the nanoseconds beyond the service's 100 ns dropped
+        assertThat(rows.get("p1\u0000r7")).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "N", List.of("Int32", "7"), "L", List.of("Int64", "28000000000"), "D", List.of("Double", "10.5"),
+                "B", List.of("Boolean", "false"), "T", List.of("DateTime", "2024-01-02T03:04:05.1234567Z"),
+                "G", List.of("Guid", "00000000-0000-0000-0000-000000000007"), "S", List.of("String", "x7"),
+                "Y", List.of("Binary", "AP8=")));
+        assertThat(rows.get("p2\u0000r5")).doesNotContainKey("S"); // NULL: no property
+    }
+
+    @Test
     void aProfileCountsRowsPartitionsAndEachPropertysTypesAsTheSdkReadsThem() throws Exception {
         Map<String, Map<String, List<String>>> rows = sdkRows(sourceDump);
         Map<String, Map<String, Long>> types = new TreeMap<>();

@@ -48,6 +48,56 @@ public record Manifest(int formatVersion, String sourceAccount, String sourceTab
         return highest + 1;
     }
 
+    /**
+     * A manifest for data files another tool wrote, with none of their own: every file directly in {@code store}
+     * whose name ends in {@code format}'s extension, in name order, with its size, SHA-256 and rows as read now (an
+     * import then checks each file against them as for an export's). Its scan id names the files' listing, so the
+     * same files give the same id, as a resumed import needs.
+     */
+    public static Manifest ofFiles(BackupStore store, FileFormat format) {
+        if (format == FileFormat.CSV) {
+            throw new BackupException(BackupException.Kind.BAD_INPUT, "CSV files cannot be imported (their values "
+                    + "lose their types): import jsonl or parquet files");
+        }
+        List<DataFile> files = new java.util.ArrayList<>();
+        java.security.MessageDigest listing = sha256();
+        for (String name : store.list()) {
+            if (!name.endsWith(format.extension()) || name.endsWith("/")) {
+                continue;
+            }
+            if (!FILE_NAME.matcher(name).matches()) {
+                throw new BackupException(BackupException.Kind.BAD_INPUT, name + " in " + store.describe()
+                        + " is not a plain file name (letters, digits, '.', '_' and '-', at most 200)");
+            }
+            byte[] data = store.read(name);
+            long rows = format.reader().read(name, data, row -> {});
+            String sha = PartFile.sha256(data);
+            files.add(new DataFile(name, rows, data.length, sha));
+            listing.update((name + "\n" + sha + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (files.isEmpty()) {
+            throw new BackupException(BackupException.Kind.NOT_FOUND, "no " + NAME + " and no *" + format.extension()
+                    + " file in " + store.describe());
+        }
+        long rows = files.stream().mapToLong(DataFile::rows).sum();
+        String id = "files-" + java.util.HexFormat.of().formatHex(listing.digest()).substring(0, 12);
+        return new Manifest(FORMAT_VERSION, null, null, id, null, null, null, null, null, null, rows, List.copyOf(files),
+                null, format == FileFormat.JSONL ? null : format.label());
+    }
+
+    /** Whether this manifest lists files another tool wrote ({@link #ofFiles}), not an export's. */
+    public boolean ofOtherFiles() {
+        return sourceTable == null;
+    }
+
+    private static java.security.MessageDigest sha256() {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The data files' format. */
     public FileFormat fileFormat() {
         return FileFormat.of(format);
