@@ -2,6 +2,7 @@ package io.tablescan.cli;
 
 import io.tablescan.backup.TableProfile;
 import io.tablescan.backup.TopicExporter;
+import io.tablescan.runner.ClusterJob;
 import io.tablescan.runner.CopyRun;
 import io.tablescan.runtime.KafkaSettings;
 import io.tablescan.runtime.Topics;
@@ -49,6 +50,9 @@ final class ProfileCommand extends TablescanCommand.ReadsEnvironment {
     @Mixin
     ScanOptions scan = new ScanOptions();
 
+    @Mixin
+    InProcessOption where = new InProcessOption();
+
     @Override
     public Integer call() throws Exception {
         return output.aroundResult(this::execute, () -> result);
@@ -72,6 +76,9 @@ final class ProfileCommand extends TablescanCommand.ReadsEnvironment {
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
                 .intoPrivateTopic("profile of " + sourceTable, true);
         try (Interrupt interrupt = Interrupt.onSigint()) {
+            if (cluster != null && where.onWorkers(sourceAccount.alias != null) && ClusterJob.hasWorkers(cluster)) {
+                return onWorkers(cluster, draft, printer, interrupt);
+            }
             return CopyRun.runHere(cluster, accounts, kafka -> {
                 String topic = kafka.namespace().topic(role);
                 ExportCommand.createTopic(kafka, topic, cluster == null ? Topics.LOCAL_PARTITIONS
@@ -86,6 +93,28 @@ final class ProfileCommand extends TablescanCommand.ReadsEnvironment {
                     ExportCommand.deleteTopic(kafka, topic);
                 }
             });
+        }
+    }
+
+    /**
+     * On the cluster's workers: the scan stages the rows in a topic of the cluster's namespace, and this command, its
+     * client, reads them once the scan completed, then deletes the topic (Ctrl-C cancels the scan; a command killed
+     * outright leaves the scan to end, and the topic its first line names to delete by hand).
+     */
+    private int onWorkers(KafkaSettings cluster, ScanSpec draft, ProgressPrinter printer, Interrupt interrupt) {
+        String topic = cluster.namespace().topic("profile-" + draft.getScanId());
+        ExportCommand.createTopic(cluster, topic, Topics.DEFAULT_PARTITIONS);
+        ScanSpec spec = ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
+                TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
+        printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));
+        System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers() + " (namespace "
+                + cluster.namespace() + "): the rows are staged in topic " + topic + " and read here once the scan "
+                + "ends; Ctrl-C cancels it");
+        try {
+            return report(cluster, topic, ClusterJob.run(cluster, spec, CliRun.options(printer, interrupt, env))
+                    .outcome(), printer);
+        } finally {
+            ExportCommand.deleteTopic(cluster, topic);
         }
     }
 

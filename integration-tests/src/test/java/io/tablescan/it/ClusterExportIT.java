@@ -112,6 +112,16 @@ abstract class ClusterExportIT { // run by ClusterIT, on the fork's one cluster
         assertThat(check.examples()).isEmpty();
         assertThat(check.destinationRows()).isEqualTo(ROWS);
 
+        // profile --kafka runs its scan on the workers, then reads the rows they staged, then deletes their topic
+        assertThat(ClusterClientIT.run(cluster, "profile", "profile", "--source-account", "emulator", "--source-table",
+                "clusterexportsource", "--kafka", kafka, "--json")).as(cluster.children.output("profile")).isZero();
+        assertThat(cluster.children.output("profile")).contains("on the workers of the cluster")
+                .contains("\"rows\":" + ROWS + ",").contains("\"partitions\":" + SampleTable.rows(ROWS).stream()
+                        .map(io.tablescan.spi.Row::partitionKey).distinct().count() + ",");
+        try (Admin admin = Admin.create(cluster.kafka.admin())) {
+            assertThat(topics(admin)).noneMatch(name -> name.startsWith(cluster.kafka.namespace().topic("profile-")));
+        }
+
         BlobContainerClient container = new BlobServiceClientBuilder().connectionString(blob)
                 .serviceVersion(BlobStore.SERVICE_VERSION).buildClient().getBlobContainerClient("clusterexports");
         List<String> names = container.listBlobs(new ListBlobsOptions().setPrefix("one/"), null).stream()
