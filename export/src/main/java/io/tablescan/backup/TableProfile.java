@@ -230,7 +230,7 @@ public final class TableProfile {
                 + "takes at least as long as its largest):%n", PARTITION_ROWS_PER_SECOND));
         for (Map<String, Object> p : largest(0)) {
             double least = (Double) p.get("minReadSeconds");
-            out.append(String.format(Locale.ROOT, "  %-30s %,12d rows  %10s%s%n", quoted((String) p.get(
+            out.append(String.format(Locale.ROOT, "  %-28s %,12d rows  %10s%s%n", quoted((String) p.get(
                     "partitionKey")), (Long) p.get("rows"), size((Long) p.get("bytes")),
                     least >= 1 ? "  read in no less than " + seconds(least) : ""));
         }
@@ -244,7 +244,7 @@ public final class TableProfile {
             long groupBytes = group.stream().mapToLong(b -> (Long) b.get("bytes")).sum();
             String newest = group.stream().map(b -> (String) b.get("newestTimestamp"))
                     .filter(java.util.Objects::nonNull).max(String::compareTo).orElse("-");
-            out.append(String.format(Locale.ROOT, "  %-24s .. %-24s %,12d rows  %10s  newest %s%n",
+            out.append(String.format(Locale.ROOT, "  %-28s .. %-28s %,10d rows  %10s  newest %s%n",
                     quoted((String) group.getFirst().get("fromPartitionKey")),
                     quoted((String) group.getLast().get("toPartitionKey")), rows, size(groupBytes), newest));
         }
