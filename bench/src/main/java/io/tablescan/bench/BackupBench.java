@@ -112,7 +112,7 @@ final class BackupBench implements BenchCommand.BenchRunner, AutoCloseable {
                     Path kept = Files.createDirectories(Path.of(keep).resolve(folder.getFileName()));
                     try (Stream<Path> files = Files.list(folder)) {
                         for (Path file : files.toList()) {
-                            Files.copy(file, kept.resolve(file.getFileName()));
+                            Files.copy(file, kept.resolve(file.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                         }
                     }
                     System.out.println("  copied to " + kept);

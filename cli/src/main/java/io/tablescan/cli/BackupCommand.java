@@ -1,6 +1,5 @@
 package io.tablescan.cli;
 
-import io.tablescan.azure.ConnectionString;
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupSets;
 import io.tablescan.backup.ChangedRows;
@@ -127,7 +126,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         }
         // A local set keeps its state until it ends: run again after a kill or Ctrl-C, it goes on with the same set
         try (JobState local = cluster == null ? state.open(env, ProgressPrinter.plural(tables.size(), "table")
-                + " of " + accountName() + " -> " + root.describe()) : null) {
+                + " of " + sourceAccount.accountName() + " -> " + root.describe()) : null) {
             return local != null && local.resumable() ? resume(local, root, source) : backUp(local, root, cluster,
                     source, tables);
         }
@@ -137,7 +136,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
     private Integer backUp(JobState local, BackupStore root, KafkaSettings cluster, TableStore source,
             List<String> tables) {
         BackupSets sets = new BackupSets(root);
-        String account = accountName();
+        String account = sourceAccount.accountName();
         SetIndex base = null;
         try {
             List<BackupSets.Listed> listed = incremental ? sets.list() : List.of();
@@ -207,7 +206,7 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
     private Integer run(JobState local, BackupStore root, KafkaSettings cluster, TableStore source, Plan plan,
             Map<String, SetIndex.Table> finished) {
         BackupSets sets = new BackupSets(root);
-        String account = accountName();
+        String account = sourceAccount.accountName();
         Accounts accounts = new Accounts(name -> null).register(sourceAccount.name(), source);
         Map<String, Long> limits = maxRate == null ? null
                 : Map.of(Direction.READ.key, maxRate / atOnce(plan.tables.size() - finished.size()), Direction.WRITE.key,
@@ -411,14 +410,6 @@ final class BackupCommand extends TablescanCommand.ReadsEnvironment {
         }
     }
 
-    /** The set's source account: the alias, or the AccountName a connection string names (never its key). */
-    private String accountName() {
-        if (sourceAccount.connectionString == null) {
-            return sourceAccount.name();
-        }
-        String name = ConnectionString.accountName(sourceAccount.connectionString);
-        return name != null ? name : sourceAccount.name();
-    }
 
     static String version() {
         String[] version = TablescanCommand.class.getAnnotation(Command.class).version();

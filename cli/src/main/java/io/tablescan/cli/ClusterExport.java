@@ -42,8 +42,8 @@ final class ClusterExport {
             Map<String, String> env, ProgressPrinter printer, Interrupt interrupt) {
         printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));
         RunOptions options = CliRun.options(printer, interrupt, env);
-        Optional<ScanTotals> running = following(cluster, store, draft);
-        Optional<ScanTotals> finished = running.isPresent() ? Optional.empty() : finished(cluster, store, draft);
+        Optional<ScanTotals> running = following(cluster, store, draft, to.format);
+        Optional<ScanTotals> finished = running.isPresent() ? Optional.empty() : finished(cluster, store, draft, to.format);
         ScanTotals totals;
         if (finished.isPresent()) { // run again after the job ended on the cluster: its result, not a refusal
             System.err.println("tablescan: the same export ran on the cluster as scan " + finished.get().scanId()
@@ -84,7 +84,7 @@ final class ClusterExport {
         try {
             return prepare(cluster, store, to, draft, sourceAlias, env);
         } catch (BackupException e) {
-            Optional<ScanTotals> same = e.kind() == BackupException.Kind.IN_USE ? following(cluster, store, draft)
+            Optional<ScanTotals> same = e.kind() == BackupException.Kind.IN_USE ? following(cluster, store, draft, to.format)
                     : Optional.empty();
             if (same.isEmpty()) {
                 throw BackupLocations.error(e);
@@ -97,7 +97,8 @@ final class ClusterExport {
      * The export on this cluster that holds the target's claim, if it is this same export (the same options): a
      * scan claimed for a moment ago is waited for (a while) until the ledger has it.
      */
-    private static Optional<ScanTotals> following(KafkaSettings cluster, BackupStore store, ScanSpec draft) {
+    private static Optional<ScanTotals> following(KafkaSettings cluster, BackupStore store, ScanSpec draft,
+            io.tablescan.backup.FileFormat format) {
         Optional<ExportClaim.ClusterHolder> holder = ExportClaim.clusterHolder(store);
         if (holder.isEmpty() || holder.get().job() != null && !holder.get().job().equals(ClusterJob.identity(draft))) {
             return Optional.empty();
@@ -106,28 +107,34 @@ final class ClusterExport {
         try (ScanStatusReader reader = new ScanStatusReader(cluster)) {
             ScanTotals totals = holder.get().job() == null ? reader.latest(scan)
                     : reader.await(scan, ScanTotals::started, START_WITHIN, START_WITHIN, null);
-            return totals.started() && ExportTarget.of(totals.spec()).isPresent()
-                    && totals.spec().getSource().equals(draft.getSource()) ? Optional.of(totals) : Optional.empty();
+            return totals.started() && sameExport(totals, draft, format) ? Optional.of(totals) : Optional.empty();
         }
     }
 
+    /** Whether a scan is an export of the draft's source in {@code format} (another format is another export). */
+    private static boolean sameExport(ScanTotals totals, ScanSpec draft, io.tablescan.backup.FileFormat format) {
+        Optional<ExportTarget> target = ExportTarget.of(totals.spec());
+        return target.isPresent() && target.get().fileFormat() == format
+                && totals.spec().getSource().equals(draft.getSource());
+    }
+
     /** The export of the same table that finished on this cluster into the target, if its manifest is there. */
-    private static Optional<ScanTotals> finished(KafkaSettings cluster, BackupStore store, ScanSpec draft) {
+    private static Optional<ScanTotals> finished(KafkaSettings cluster, BackupStore store, ScanSpec draft,
+            io.tablescan.backup.FileFormat format) {
         if (!store.exists(Manifest.NAME)) {
             return Optional.empty();
         }
         String scanId = Manifest.parse(store.read(Manifest.NAME)).scanId();
         try (ScanStatusReader reader = new ScanStatusReader(cluster)) {
             ScanTotals totals = reader.latest(scanId);
-            return totals.started() && ExportTarget.of(totals.spec()).isPresent()
-                    && totals.spec().getSource().equals(draft.getSource()) ? Optional.of(totals) : Optional.empty();
+            return totals.started() && sameExport(totals, draft, format) ? Optional.of(totals) : Optional.empty();
         }
     }
 
     /** start without --wait: starts the export (or finds it running) and prints its scan id. */
     static int startOnly(KafkaSettings cluster, BackupStore store, ExportTargetOptions to, ScanSpec draft,
             String sourceAlias, Map<String, String> env) {
-        Optional<ScanTotals> running = following(cluster, store, draft);
+        Optional<ScanTotals> running = following(cluster, store, draft, to.format);
         Object started = running.isPresent() ? running.get() : claimOrFollow(cluster, store, to, draft, sourceAlias, env);
         if (started instanceof ScanTotals other) {
             System.err.println("tablescan: the same export is running on the cluster as scan " + other.scanId()

@@ -1,6 +1,5 @@
 package io.tablescan.cli;
 
-import io.tablescan.azure.ConnectionString;
 import io.tablescan.backup.BackupException;
 import io.tablescan.backup.BackupStore;
 import io.tablescan.backup.ExportClaim;
@@ -103,6 +102,11 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
             String resumed = local != null ? local.get("runId") : null;
             Manifest finished = resumed != null && local.resumable()
                     ? ExportFiles.finishedBefore(target, local.spec().getScanId()) : null;
+            if (finished != null && finished.fileFormat() != to.format) {
+                throw new UserError(UserError.USAGE, target.describe() + " holds this export, finished as "
+                        + finished.fileFormat().label() + " files: export as " + to.format.label() + " to another "
+                        + "folder or prefix");
+            }
             if (finished != null) { // killed after its manifest, before its state went: the export is finished
                 ExportClaim.dropLeftClaim(target, resumed);
                 System.out.println(ClusterExportWait.exported(finished, target.describe(), "; finished by the earlier "
@@ -132,7 +136,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         String role = "export-" + draft.getScanId();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
                 .intoPrivateTopic("export to " + target.describe(), true)
-                .estimating(PreviousExport.find(to.folder, accountName(), draft));
+                .estimating(PreviousExport.find(to.folder, sourceAccount.accountName(), draft));
         try (Interrupt interrupt = Interrupt.onSigint()) {
             FileFormat fileFormat = to.format;
             return CopyRun.runHere(cluster, accounts, kafka -> {
@@ -148,7 +152,8 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
                     throw new UserError(UserError.INTERRUPTED, StateOptions.resumeHint(local));
                 }
                 try {
-                    return finish(kafka, topic, outcome, target, runId, accountName(), printer, fileFormat);
+                    return finish(kafka, topic, outcome, target, runId, sourceAccount.accountName(), printer,
+                            fileFormat);
                 } finally {
                     deleteTopic(kafka, topic);
                 }
@@ -204,14 +209,6 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         return ", about " + ProgressPrinter.clock(leftMillis + 999) + " left";
     }
 
-    /** The manifest's source account: the alias, or the AccountName a connection string names (never its key). */
-    private String accountName() {
-        if (sourceAccount.connectionString == null) {
-            return sourceAccount.name();
-        }
-        String name = ConnectionString.accountName(sourceAccount.connectionString);
-        return name != null ? name : sourceAccount.name();
-    }
 
     static void createTopic(KafkaSettings kafka, String topic, int partitions) {
         try (Admin admin = kafka.newAdmin()) {
@@ -219,7 +216,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
                     .configs(Map.of("max.message.bytes", Integer.toString(Topics.MAX_MESSAGE_BYTES)))),
                     Duration.ofSeconds(60));
         } catch (IllegalStateException e) {
-            throw new UserError(UserError.UNREACHABLE, "cannot create the export's topic: " + e.getMessage());
+            throw new UserError(UserError.UNREACHABLE, "cannot create the topic " + topic + ": " + e.getMessage());
         }
     }
 

@@ -13,6 +13,11 @@ final class FileFormatOption {
 
     /** The format asked for; one line and exit 2 for an unknown one. */
     FileFormat value() {
+        return parse(format);
+    }
+
+    /** The format {@code --format} names (null: JSON lines); one line and exit 2 for an unknown one. */
+    static FileFormat parse(String format) {
         try {
             return FileFormat.of(format);
         } catch (IllegalArgumentException e) {

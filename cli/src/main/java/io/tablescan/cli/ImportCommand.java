@@ -95,14 +95,7 @@ final class ImportCommand extends TablescanCommand.ReadsEnvironment {
         BackupStore from = export.open(env);
         KafkaSettings cluster = kafka == null ? null : ClusterOptions.environment(kafka, env);
         TableStore dest = CopyCommand.store(new Accounts(env::get), "dest", destConnectionString, destAccount);
-        FileFormat fileFormat = null;
-        if (format != null) {
-            try {
-                fileFormat = FileFormat.of(format);
-            } catch (IllegalArgumentException e) {
-                throw new UserError(UserError.USAGE, "--format: " + e.getMessage());
-            }
-        }
+        FileFormat fileFormat = format == null ? null : FileFormatOption.parse(format);
         Checked checked = check(from, "nothing was written", fileFormat);
         long batches = checked.batches();
         if (batches == 0) {

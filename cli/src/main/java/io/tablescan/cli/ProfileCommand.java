@@ -14,6 +14,7 @@ import io.tablescan.spi.TableStore;
 import io.tablescan.status.ScanTotals;
 import io.tablescan.table.Accounts;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -83,8 +84,7 @@ final class ProfileCommand extends TablescanCommand.ReadsEnvironment {
                 String topic = kafka.namespace().topic(role);
                 ExportCommand.createTopic(kafka, topic, cluster == null ? Topics.LOCAL_PARTITIONS
                         : Topics.DEFAULT_PARTITIONS);
-                return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
-                        TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
+                return staged(draft, topic);
             }, CliRun.options(printer, interrupt, env).withCapsOf(draft), (kafka, outcome) -> {
                 String topic = kafka.namespace().topic(role);
                 try {
@@ -104,8 +104,7 @@ final class ProfileCommand extends TablescanCommand.ReadsEnvironment {
     private int onWorkers(KafkaSettings cluster, ScanSpec draft, ProgressPrinter printer, Interrupt interrupt) {
         String topic = cluster.namespace().topic("profile-" + draft.getScanId());
         ExportCommand.createTopic(cluster, topic, Topics.DEFAULT_PARTITIONS);
-        ScanSpec spec = ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(
-                TargetOptions.TOPIC, null, topic, Map.of("key", "partition")))).build();
+        ScanSpec spec = staged(draft, topic);
         printer.hints(ProgressPrinter.Hints.cluster(cluster.bootstrapServers()));
         System.err.println("tablescan: on the workers of the cluster at " + cluster.bootstrapServers() + " (namespace "
                 + cluster.namespace() + "): the rows are staged in topic " + topic + " and read here once the scan "
@@ -118,11 +117,11 @@ final class ProfileCommand extends TablescanCommand.ReadsEnvironment {
         }
     }
 
-    /** The alias, or the AccountName a connection string names (never its key). */
-    private String accountName() {
-        String name = sourceAccount.connectionString == null ? null
-                : io.tablescan.azure.ConnectionString.accountName(sourceAccount.connectionString);
-        return name != null ? name : sourceAccount.name();
+
+    /** The scan with its rows staged in {@code topic}, keyed by PartitionKey (a partition in one topic partition). */
+    private static ScanSpec staged(ScanSpec draft, String topic) {
+        return ScanSpec.newBuilder(draft).setSink(io.tablescan.sink.SinkRefs.toWire(new SinkRef(TargetOptions.TOPIC,
+                null, topic, Map.of("key", "partition")))).build();
     }
 
     private int report(KafkaSettings kafka, String topic, CopyRun.Outcome outcome, ProgressPrinter printer) {
@@ -141,15 +140,19 @@ final class ProfileCommand extends TablescanCommand.ReadsEnvironment {
                     + "read " + totals.rowsRead() + ": no profile");
         }
         Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("account", accountName());
+        fields.put("account", sourceAccount.accountName());
         fields.put("table", sourceTable);
         fields.put("scanId", totals.scanId());
         fields.put("filter", totals.spec().getRowFilter());
+        fields.put("select", totals.spec().getSelect());
         fields.putAll(profile.toMap());
         result = fields;
         if (!output.json) {
+            List<String> select = totals.spec().getSelect();
             System.out.print("profile of " + sourceTable + (totals.spec().getRowFilter() == null ? ""
-                    : " (rows selected by " + totals.spec().getRowFilter() + ")") + ": " + profile.text());
+                    : " (rows selected by " + totals.spec().getRowFilter() + ")") + (select == null ? ""
+                    : " (only the properties " + String.join(", ", select) + ": sizes and limits count only them)")
+                    + ": " + profile.text());
         }
         return 0;
     }

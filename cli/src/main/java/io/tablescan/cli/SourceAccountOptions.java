@@ -24,4 +24,11 @@ final class SourceAccountOptions {
     String name() {
         return alias != null ? alias : "source";
     }
+
+    /** The account as a manifest or a result names it: the alias, or the AccountName a connection string names. */
+    String accountName() {
+        String name = connectionString == null ? null
+                : io.tablescan.azure.ConnectionString.accountName(connectionString);
+        return name != null ? name : name();
+    }
 }

@@ -85,7 +85,8 @@ public final class ClusterExportFiles {
         if (store.exists(TableSchema.NAME)) {
             try {
                 TableSchema written = TableSchema.parse(store.read(TableSchema.NAME));
-                if (totals.scanId().equals(written.scanId())) {
+                if (totals.scanId().equals(written.scanId()) && written.rows() == totals.rowsRead()
+                        && FileFormat.of(written.format()) == format) {
                     return written;
                 }
             } catch (BackupException e) {
@@ -126,6 +127,9 @@ public final class ClusterExportFiles {
         if (rows != totals.rowsRead()) { // never a manifest over rows lost or doubled on the way
             fail(store, target, totals, "the export's topic holds " + rows + " rows, the scan read " + totals.rowsRead());
         } else {
+            if (!target.fileFormat().needsSchema()) {
+                store.delete(TableSchema.NAME); // an earlier, unfinished export's: not this one's columns
+            }
             Manifest manifest = ExportFiles.manifest(totals, target.sourceAccount(), files, partitions,
                     Instant.ofEpochMilli(totals.status().getEndMillis() != null ? totals.status().getEndMillis()
                             : totals.status().getLastEventMillis()), target.fileFormat());

@@ -34,6 +34,10 @@ public final class ExportFiles {
             throw new BackupException(BackupException.Kind.FAILED, "the scan did not complete: no manifest written");
         }
         Manifest finished = finishedBefore(target, totals.scanId());
+        if (finished != null && finished.fileFormat() != format) {
+            throw new BackupException(BackupException.Kind.IN_USE, target.describe() + " holds this export, finished as "
+                    + finished.fileFormat().label() + " files, not " + format.label());
+        }
         if (finished != null) { // a rerun of a job killed after its manifest: its files are there, and its topic may not be
             return finished;
         }
@@ -43,6 +47,8 @@ public final class ExportFiles {
         if (format.needsSchema()) { // beside the manifest, before it: a finished export has both
             schema = exporter.schema(totals.scanId(), format);
             target.write(TableSchema.NAME, schema.toJson());
+        } else {
+            target.delete(TableSchema.NAME); // an earlier, unfinished export's: not this one's columns
         }
         List<Manifest.DataFile> files = exporter.export(target, runId, progress, format, schema);
         long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * the catalog a Parquet export's columns come from), its partitions (rows, bytes and newest Timestamp of each, in
  * the service's key order), the key space cut into about {@value #BUCKETS} buckets of equal rows, and the rows near
  * the service's limits. Sizes are the service's entity-size formula's ({@link PropertyCatalog#entityBytes}).
- * Holds one entry per partition: a table of millions of partitions takes about 100 bytes of heap for each.
+ * Holds one entry per partition: about 150 bytes of heap and 2 a character of its key.
  */
 public final class TableProfile {
     static final int BUCKETS = 1_000;
@@ -147,7 +147,13 @@ public final class TableProfile {
         out.put("largestPartitionsByBytes", largest(1));
         out.put("keySpace", buckets());
         Map<String, Object> near = new LinkedHashMap<>();
-        limits.forEach((name, l) -> near.put(name, Map.of("rule", l.rule, "rows", l.rows, "examples", l.examples)));
+        limits.forEach((name, l) -> {
+            Map<String, Object> limit = new LinkedHashMap<>();
+            limit.put("rule", l.rule);
+            limit.put("rows", l.rows);
+            limit.put("examples", l.examples);
+            near.put(name, limit);
+        });
         out.put("nearLimits", near);
         return out;
     }
@@ -175,6 +181,11 @@ public final class TableProfile {
         String last = null;
         long[] sum = {0, 0, Long.MIN_VALUE, 0}; // rows, bytes, newest, partitions
         for (Map.Entry<String, long[]> e : partitions.entrySet()) {
+            if (first != null && e.getValue()[0] >= target) { // a partition that fills a bucket alone is one
+                buckets.add(bucket(first, last, sum));
+                first = null;
+                sum = new long[] {0, 0, Long.MIN_VALUE, 0};
+            }
             if (first == null) {
                 first = e.getKey();
             }
@@ -224,41 +235,53 @@ public final class TableProfile {
                     seen.maxBytes(), seen.text() > 0 ? ", " + String.format(Locale.ROOT, "%,d", seen.text())
                             + " kept as text in Parquet" : "")));
             out.append(String.format(Locale.ROOT, "  %-" + width + "s  %6.1f%%  %s%n", name,
-                    100.0 * rows / Math.max(1, rows()), String.join("; ", typed)));
+                    Math.floor(1000.0 * rows / Math.max(1, rows())) / 10, String.join("; ", typed))); // 99.97%: 99.9
         });
-        out.append(String.format(Locale.ROOT, "largest partitions (a partition serves at most %,d rows/s, so a copy "
-                + "takes at least as long as its largest):%n", PARTITION_ROWS_PER_SECOND));
+        out.append(String.format(Locale.ROOT, "largest partitions (the service's target for one partition is %,d "
+                + "rows/s, so the largest bounds a copy's time):%n", PARTITION_ROWS_PER_SECOND));
         for (Map<String, Object> p : largest(0)) {
             double least = (Double) p.get("minReadSeconds");
             out.append(String.format(Locale.ROOT, "  %-28s %,12d rows  %10s%s%n", quoted((String) p.get(
                     "partitionKey")), (Long) p.get("rows"), size((Long) p.get("bytes")),
-                    least >= 1 ? "  read in no less than " + seconds(least) : ""));
+                    least >= 1 ? "  about " + seconds(least) + " at that rate" : ""));
         }
         List<Map<String, Object>> buckets = buckets();
-        out.append(String.format(Locale.ROOT, "key space (%,d buckets in --json; here in tenths of the rows):%n",
-                buckets.size()));
-        int step = Math.max(1, (buckets.size() + 9) / 10);
-        for (int i = 0; i < buckets.size(); i += step) {
-            List<Map<String, Object>> group = buckets.subList(i, Math.min(buckets.size(), i + step));
-            long rows = group.stream().mapToLong(b -> (Long) b.get("rows")).sum();
-            long groupBytes = group.stream().mapToLong(b -> (Long) b.get("bytes")).sum();
-            String newest = group.stream().map(b -> (String) b.get("newestTimestamp"))
-                    .filter(java.util.Objects::nonNull).max(String::compareTo).orElse("-");
-            out.append(String.format(Locale.ROOT, "  %-28s .. %-28s %,10d rows  %10s  newest %s%n",
-                    quoted((String) group.getFirst().get("fromPartitionKey")),
-                    quoted((String) group.getLast().get("toPartitionKey")), rows, size(groupBytes), newest));
+        out.append(String.format(Locale.ROOT, "key space (%,d buckets in --json; here in about ten lines of as many "
+                + "rows):%n", buckets.size()));
+        long total = rows();
+        long done = 0;
+        int from = 0;
+        for (int i = 0; i < buckets.size(); i++) {
+            done += (Long) buckets.get(i).get("rows");
+            int tenth = (int) Math.min(10, done * 10 / Math.max(1, total));
+            int before = (int) Math.min(10, (done - (Long) buckets.get(i).get("rows")) * 10 / Math.max(1, total));
+            if (tenth > before || i == buckets.size() - 1) { // this bucket reaches the next tenth of the rows
+                keyLine(out, buckets.subList(from, i + 1));
+                from = i + 1;
+            }
         }
         out.append("near the service's limits:");
         boolean any = false;
         for (Limit l : limits.values()) {
             if (l.rows > 0) {
                 any = true;
-                out.append(String.format(Locale.ROOT, "%n  %,d rows %s, such as %s", l.rows, l.rule,
+                out.append(String.format(Locale.ROOT, "%n  %,d %s %s, such as %s", l.rows, l.rows == 1 ? "row" : "rows",
+                        l.rule,
                         l.examples.stream().map(k -> quoted(k.get(0)) + "/" + quoted(k.get(1))).toList()));
             }
         }
         out.append(any ? "" : " none").append(System.lineSeparator());
         return out.toString();
+    }
+
+    private static void keyLine(StringBuilder out, List<Map<String, Object>> group) {
+        long rows = group.stream().mapToLong(b -> (Long) b.get("rows")).sum();
+        long groupBytes = group.stream().mapToLong(b -> (Long) b.get("bytes")).sum();
+        String newest = group.stream().map(b -> (String) b.get("newestTimestamp")).filter(java.util.Objects::nonNull)
+                .max(String::compareTo).orElse("-");
+        out.append(String.format(Locale.ROOT, "  %-28s .. %-28s %,10d rows  %10s  newest %s%n",
+                quoted((String) group.getFirst().get("fromPartitionKey")),
+                quoted((String) group.getLast().get("toPartitionKey")), rows, size(groupBytes), newest));
     }
 
     /** A key shown in quotes, characters a terminal would not show escaped, and long ones cut. */

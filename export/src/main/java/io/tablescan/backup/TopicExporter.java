@@ -12,6 +12,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import io.tablescan.spi.Row;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -68,30 +71,37 @@ public final class TopicExporter {
      */
     public TableSchema schema(String scanId, FileFormat format) {
         PropertyCatalog catalog = new PropertyCatalog();
-        try (Admin admin = kafka.newAdmin()) {
-            eachPartition(partition -> {
-                PropertyCatalog part = new PropertyCatalog();
-                read(admin, partition, value -> part.add(io.tablescan.azure.RowJson.parse(value)));
-                return part;
-            }).forEach(catalog::merge);
-        }
+        fold(PropertyCatalog::new, PropertyCatalog::add, catalog::merge);
         return TableSchema.of(catalog, scanId, format);
     }
 
     /**
      * What the rows the topic holds are, as {@code profile} reports it: each partition read once, two at once (a
-     * PartitionKey's rows are all in one topic partition, so each profile's partitions are its own).
+     * PartitionKey's rows are all in one topic partition, so each partition's profile holds partitions of its own).
      */
     public TableProfile profile() {
         TableProfile profile = new TableProfile();
+        fold(TableProfile::new, TableProfile::add, profile::merge);
+        return profile;
+    }
+
+    /**
+     * Reads every row of each partition into a {@code part} of its own, {@value #READERS} partitions at once, and
+     * hands each part to {@code merge} as its partition ends (one at a time), so that at most {@value #READERS}
+     * parts are held besides what they were merged into.
+     */
+    private <T> void fold(Supplier<T> part, BiConsumer<T, Row> add, java.util.function.Consumer<T> merge) {
+        Object lock = new Object();
         try (Admin admin = kafka.newAdmin()) {
             eachPartition(partition -> {
-                TableProfile part = new TableProfile();
-                read(admin, partition, value -> part.add(io.tablescan.azure.RowJson.parse(value)));
-                return part;
-            }).forEach(profile::merge);
+                T mine = part.get();
+                read(admin, partition, value -> add.accept(mine, io.tablescan.azure.RowJson.parse(value)));
+                synchronized (lock) {
+                    merge.accept(mine);
+                }
+                return null;
+            });
         }
-        return profile;
     }
 
     /** {@code task} for each partition, {@value #READERS} at once; the results in partition order. */

@@ -48,6 +48,6 @@ class TableProfileTest {
         assertThat(near.get("entitySize").get("rows")).isEqualTo(0L); // 921,024 bytes: under 90% of 1 MiB
         assertThat(near.get("rowKey").get("rows")).isEqualTo(1L);
         assertThat(near.get("rowKey").get("examples")).isEqualTo(List.of(List.of("big", "x".repeat(500))));
-        assertThat(a.text()).contains("2,501 partitions").contains("1 rows a RowKey over 90%");
+        assertThat(a.text()).contains("2,501 partitions").contains("1 row a RowKey over 90%");
     }
 }

@@ -96,7 +96,7 @@ class AnalyticsExportIT {
     }
 
     @Test
-    void aParquetExportToBlobReadsInDuckDbAndImportsBackExactly() throws Exception {
+    void aParquetExportToBlobReadsInDuckDbAsTheSdkReadsTheSource() throws Exception {
         String both = cs() + AzuriteBlob.shared().connectionString().replaceAll(".*(BlobEndpoint=[^;]*;).*", "$1");
         Map<String, String> env = Map.of("TABLESCAN_ACCOUNT_AN_CONNECTION_STRING", both);
         Cli.Run out = Cli.run(env, "export", "--source-account", "an", "--source-table", SOURCE,
@@ -113,11 +113,7 @@ class AnalyticsExportIT {
         JsonNode schema = JSON.readTree(copy.resolve("schema.json").toFile());
         assertThat(duckDbRows(copy + "/*.parquet", schema, false)).isEqualTo(sdkRows(sourceDump));
 
-        Cli.Run in = Cli.run("import", "--from-container", "analytics", "--from-prefix", "parquet/1",
-                "--from-connection-string", AzuriteBlob.shared().connectionString(),
-                "--dest-connection-string", cs(), "--dest-table", "analyticsfromblob");
-        assertThat(in.exitCode()).as(in.out() + in.err()).isZero();
-        assertThat(FidelityIT.client("dump", "analyticsfromblob").lines().toList()).isEqualTo(sourceDump);
+        // the import reads a Blob export's files as a folder's (the same store reads; BackupIT imports from Blob)
     }
 
     @Test
@@ -129,8 +125,21 @@ class AnalyticsExportIT {
                     + "TIMESTAMP_NS '2024-01-02 03:04:05.123456789' AS T, "
                     + "('00000000-0000-0000-0000-00000000000' || (i % 10)::VARCHAR)::UUID AS G, "
                     + "CASE WHEN i % 5 = 0 THEN NULL ELSE 'x' || i::VARCHAR END AS S, "
-                    + "'\\x00\\xFF'::BLOB AS Y FROM range(20) t(i)) TO '" + folder.resolve("data_0.parquet")
-                    + "' (FORMAT parquet)");
+                    + "'\\x00\\xFF'::BLOB AS Y, TIMESTAMP '9999-12-31 23:59:59.999999' AS Far, "
+                    + "TIMESTAMP '1601-01-01 00:00:00' AS Early, (4000000000 + i)::UINTEGER AS U, 200::UTINYINT AS UT "
+                    + "FROM range(20) t(i)) TO '" + folder.resolve("data_0.parquet") + "' (FORMAT parquet)");
+            // columns no Azure Table type holds, or named as a type they are not: refused before a row is written
+            s.execute("COPY (SELECT 'p' AS PartitionKey, 'r' AS RowKey, 1::UBIGINT AS Big) TO '"
+                    + Files.createDirectories(temp.resolve("ubigint")).resolve("a.parquet") + "' (FORMAT parquet)");
+            s.execute("COPY (SELECT 'p' AS PartitionKey, 'r' AS RowKey, 'x' AS \"A@Int32\") TO '"
+                    + Files.createDirectories(temp.resolve("misnamed")).resolve("a.parquet") + "' (FORMAT parquet)");
+        }
+        for (String bad : List.of("ubigint", "misnamed")) {
+            Cli.Run refused = Cli.run("import", "--from", temp.resolve(bad).toString(), "--format", "parquet",
+                    "--dest-connection-string", cs(), "--dest-table", "analyticsrefused");
+            assertThat(refused.exitCode()).as(bad).isEqualTo(1);
+            assertThat(refused.err()).as(bad).contains("a.parquet is not valid: column ")
+                    .contains("nothing was written").hasLineCount(1);
         }
         Cli.Run without = Cli.run("import", "--from", folder.toString(), "--dest-connection-string", cs(),
                 "--dest-table", "analyticsfromduckdb");
@@ -144,12 +153,22 @@ class AnalyticsExportIT {
         Map<String, Map<String, List<String>>> rows = sdkRows(FidelityIT.client("dump", "analyticsfromduckdb")
                 .lines().toList());
         assertThat(rows).hasSize(20);
-        // row 7: every type as DuckDB wrote it; the nanoseconds beyond the service's 100 ns dropped
-        assertThat(rows.get("p1\u0000r7")).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "N", List.of("Int32", "7"), "L", List.of("Int64", "28000000000"), "D", List.of("Double", "10.5"),
-                "B", List.of("Boolean", "false"), "T", List.of("DateTime", "2024-01-02T03:04:05.1234567Z"),
-                "G", List.of("Guid", "00000000-0000-0000-0000-000000000007"), "S", List.of("String", "x7"),
-                "Y", List.of("Binary", "AP8=")));
+        // row 7: every type as DuckDB wrote it; the nanoseconds beyond the service's 100 ns dropped, microsecond
+        // timestamps far from 1970 (which nanoseconds could not hold) exact, unsigned integers not wrapped
+        Map<String, List<String>> expected = new TreeMap<>();
+        expected.put("N", List.of("Int32", "7"));
+        expected.put("L", List.of("Int64", "28000000000"));
+        expected.put("D", List.of("Double", "10.5"));
+        expected.put("B", List.of("Boolean", "false"));
+        expected.put("T", List.of("DateTime", "2024-01-02T03:04:05.1234567Z"));
+        expected.put("G", List.of("Guid", "00000000-0000-0000-0000-000000000007"));
+        expected.put("S", List.of("String", "x7"));
+        expected.put("Y", List.of("Binary", "AP8="));
+        expected.put("Far", List.of("DateTime", "9999-12-31T23:59:59.9999990Z"));
+        expected.put("Early", List.of("DateTime", "1601-01-01T00:00:00.0000000Z"));
+        expected.put("U", List.of("Int64", "4000000007"));
+        expected.put("UT", List.of("Int32", "200"));
+        assertThat(rows.get("p1\u0000r7")).isEqualTo(expected);
         assertThat(rows.get("p2\u0000r5")).doesNotContainKey("S"); // NULL: no property
     }
 
@@ -182,10 +201,7 @@ class AnalyticsExportIT {
         // one string of 16,000 surrogate pairs: 64,004 bytes, far from the 1 MiB an entity may hold
         assertThat(profile.path("nearLimits").path("entitySize").path("rows").asLong()).isZero();
 
-        Cli.Run text = Cli.run("profile", "--source-connection-string", cs(), "--source-table", SOURCE);
-        assertThat(text.exitCode()).as(text.out() + text.err()).isZero();
-        assertThat(text.out()).contains("profile of " + SOURCE + ": 67 rows in 10 partitions")
-                .contains("Real4").contains("near the service's limits: none");
+        // the text form of the same figures: TableProfileTest
     }
 
     /**

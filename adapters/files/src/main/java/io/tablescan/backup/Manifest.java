@@ -60,7 +60,7 @@ public record Manifest(int formatVersion, String sourceAccount, String sourceTab
                     + "lose their types): import jsonl or parquet files");
         }
         List<DataFile> files = new java.util.ArrayList<>();
-        java.security.MessageDigest listing = sha256();
+        java.security.MessageDigest listing = PartFile.sha256();
         for (String name : store.list()) {
             if (!name.endsWith(format.extension()) || name.endsWith("/")) {
                 continue;
@@ -88,14 +88,6 @@ public record Manifest(int formatVersion, String sourceAccount, String sourceTab
     /** Whether this manifest lists files another tool wrote ({@link #ofFiles}), not an export's. */
     public boolean ofOtherFiles() {
         return sourceTable == null;
-    }
-
-    private static java.security.MessageDigest sha256() {
-        try {
-            return java.security.MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The data files' format. */

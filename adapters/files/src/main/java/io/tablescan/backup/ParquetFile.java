@@ -172,7 +172,7 @@ final class ParquetFile implements DataFileFormat {
             field(1, Binary.fromString(row.rowKey()));
             if (row.timestamp() != null) {
                 out.startField(TableSchema.TIMESTAMP, 2);
-                out.addLong(row.timestamp() * 100);
+                out.addLong(Math.multiplyExact(row.timestamp(), 100L));
                 out.endField(TableSchema.TIMESTAMP, 2);
             }
             for (int i = 3; i < byColumn.length; i++) {
@@ -202,7 +202,7 @@ final class ParquetFile implements DataFileFormat {
                     case INT64 -> out.addLong((Long) v);
                     case DOUBLE -> out.addDouble((Double) v);
                     case BOOLEAN -> out.addBoolean((Boolean) v);
-                    case DATETIME -> out.addLong((Long) v * 100);
+                    case DATETIME -> out.addLong(Math.multiplyExact((Long) v, 100L)); // in range: see PropertyCatalog
                     case GUID -> out.addBinary(Binary.fromConstantByteArray(uuidBytes(UUID.fromString((String) v))));
                     case BINARY -> out.addBinary(Binary.fromConstantByteArray((byte[]) v));
                 }
@@ -228,21 +228,59 @@ final class ParquetFile implements DataFileFormat {
             for (var pages = reader.readNextRowGroup(); pages != null; pages = reader.readNextRowGroup()) {
                 RecordReader<Group> records = io.getRecordReader(pages, new GroupRecordConverter(type));
                 for (long r = 0; r < pages.getRowCount(); r++) {
-                    each.accept(row(name, records.read(), columns));
+                    Row row;
+                    try {
+                        row = row(name, records.read(), columns);
+                    } catch (ArithmeticException | java.time.DateTimeException | NumberFormatException e) {
+                        throw DataFileReader.bad(name, "row " + (count + 1) + " has a value no Azure Table type holds ("
+                                + e.getMessage() + ")");
+                    }
+                    try {
+                        each.accept(row);
+                    } catch (RuntimeException e) {
+                        throw new Passed(e); // the caller's failure, not the file's
+                    }
                     count++;
                 }
             }
+        } catch (Passed e) {
+            throw (RuntimeException) e.getCause();
+        } catch (BackupException e) {
+            throw e;
+        } catch (LinkageError e) { // a codec whose library is not on the class path
+            throw DataFileReader.bad(name, "its compression is not one tablescan reads (" + e.getMessage() + ")");
         } catch (IOException | RuntimeException e) {
-            if (e instanceof BackupException b) {
-                throw b;
-            }
-            throw DataFileReader.bad(name, "it is not a Parquet file tablescan can read (" + e.getMessage() + ")");
+            throw DataFileReader.bad(name, "it is not a Parquet file tablescan can read (" + e + ")");
         }
         return count;
     }
 
-    /** How each column of a file reads into a row: by the schema it carries, else by its names and types. */
-    private record ColumnRead(int field, String name, String property, EdmType type, boolean text, long unitNanos) {}
+    /** An exception of the caller's, carried through the file's own failures. */
+    private static final class Passed extends RuntimeException {
+        Passed(RuntimeException cause) {
+            super(cause);
+        }
+    }
+
+    /**
+     * How each column of a file reads into a row: by the schema it carries, else by its names and types; a
+     * timestamp's unit ({@code null}: not a timestamp), and an unsigned 32-bit integer read into an Int64.
+     */
+    private record ColumnRead(int field, String name, String property, EdmType type, boolean text,
+            LogicalTypeAnnotation.TimeUnit unit, boolean unsigned) {
+        /** A timestamp's value as ticks (100 ns); one that ticks cannot hold fails the row, never wraps. */
+        long ticks(long value) {
+            return switch (unit == null ? LogicalTypeAnnotation.TimeUnit.NANOS : unit) {
+                case NANOS -> Math.floorDiv(value, 100);
+                case MICROS -> Math.multiplyExact(value, 10);
+                case MILLIS -> Math.multiplyExact(value, 10_000);
+            };
+        }
+    }
+
+    /** A property name the service takes: a C# identifier's letters, digits and underscores, at most 255. */
+    private static final java.util.regex.Pattern PROPERTY = java.util.regex.Pattern.compile(
+            "[A-Za-z_][A-Za-z0-9_]{0,254}");
 
     private static List<ColumnRead> columns(String file, MessageType type, String stored) {
         Map<String, TableSchema.Column> known = new HashMap<>();
@@ -253,29 +291,21 @@ final class ParquetFile implements DataFileFormat {
         for (int i = 0; i < type.getFieldCount(); i++) {
             Type field = type.getType(i);
             String name = field.getName();
-            if (!field.isPrimitive()) {
-                throw DataFileReader.bad(file, "column " + name + " is not a plain column");
+            if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
+                throw DataFileReader.bad(file, "column " + name + " is not a plain column (a list or a group)");
             }
             PrimitiveType p = field.asPrimitiveType();
-            long unit = p.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation t
-                    ? switch (t.getUnit()) {
-                        case NANOS -> 1;
-                        case MICROS -> 1_000;
-                        case MILLIS -> 1_000_000;
-                    } : 0;
+            LogicalTypeAnnotation.TimeUnit unit = p.getLogicalTypeAnnotation()
+                    instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation t ? t.getUnit() : null;
             TableSchema.Column c = known.get(name);
             if (c != null) {
-                reads.add(new ColumnRead(i, name, c.property(), c.type(), c.text(), unit == 0 ? 1 : unit));
+                reads.add(new ColumnRead(i, name, c.property(), c.type(), c.text(), unit, false));
             } else if (name.equals(TableSchema.PARTITION_KEY) || name.equals(TableSchema.ROW_KEY)
                     || name.equals(TableSchema.TIMESTAMP)) {
                 reads.add(new ColumnRead(i, name, null, name.equals(TableSchema.TIMESTAMP) ? EdmType.DATETIME
-                        : EdmType.STRING, false, unit == 0 ? 1 : unit));
+                        : EdmType.STRING, false, unit, false));
             } else {
-                int at = name.lastIndexOf('@');
-                EdmType edm = at > 0 ? typeNamed(name.substring(at + 1)) : null;
-                EdmType inferred = edmType(file, name, p, unit);
-                reads.add(new ColumnRead(i, name, edm != null ? name.substring(0, at) : name,
-                        edm != null ? edm : inferred, edm != null && edm != inferred, unit == 0 ? 1 : unit));
+                reads.add(foreign(file, i, name, p, unit));
             }
         }
         if (reads.stream().noneMatch(r -> r.name().equals(TableSchema.PARTITION_KEY))
@@ -283,6 +313,45 @@ final class ParquetFile implements DataFileFormat {
             throw DataFileReader.bad(file, "it has no PartitionKey or no RowKey column");
         }
         return reads;
+    }
+
+    /**
+     * A column another tool wrote (or an export whose embedded schema a tool dropped): its property and type from
+     * its name ({@code Name}, {@code Name@Type}, {@code Name@Type@Text}) and its Parquet type. A string column
+     * named as a DateTime, Int64 or Guid holds the service's texts of them; any other mismatch is refused.
+     */
+    private static ColumnRead foreign(String file, int i, String name, PrimitiveType p,
+            LogicalTypeAnnotation.TimeUnit unit) {
+        String property = name;
+        boolean text = property.endsWith("@Text");
+        if (text) {
+            property = property.substring(0, property.length() - "@Text".length());
+        }
+        int at = property.lastIndexOf('@');
+        EdmType named = at > 0 ? typeNamed(property.substring(at + 1)) : null;
+        if (named != null) {
+            property = property.substring(0, at);
+        }
+        if (!PROPERTY.matcher(property).matches()) {
+            throw DataFileReader.bad(file, "column " + name + " is not a property name the service takes (letters, "
+                    + "digits and '_', optionally followed by @Type or @Type@Text)");
+        }
+        boolean unsigned = p.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation n
+                && !n.isSigned();
+        EdmType inferred = edmType(file, name, p, unit, unsigned);
+        boolean textual = named != null && inferred == EdmType.STRING
+                && (named == EdmType.DATETIME || named == EdmType.INT64 || named == EdmType.GUID);
+        if (text && !textual) {
+            throw DataFileReader.bad(file, "column " + name + " is named as texts of a DateTime, Int64 or Guid "
+                    + "(Name@DateTime@Text, Name@Int64@Text or Name@Guid@Text) but is not");
+        }
+        if (named != null && named != inferred && !textual) {
+            throw DataFileReader.bad(file, "column " + name + " is a Parquet " + p.getPrimitiveTypeName()
+                    + (p.getLogicalTypeAnnotation() == null ? "" : " " + p.getLogicalTypeAnnotation())
+                    + ", not the " + WireForm.name(named) + " its name says");
+        }
+        return new ColumnRead(i, name, property, named != null ? named : inferred, textual, unit,
+                unsigned && inferred == EdmType.INT64 && p.getPrimitiveTypeName() == PrimitiveTypeName.INT32);
     }
 
     private static EdmType typeNamed(String label) {
@@ -294,16 +363,21 @@ final class ParquetFile implements DataFileFormat {
         return null;
     }
 
-    /** The EDM type of a column another tool wrote, from its Parquet type. */
-    private static EdmType edmType(String file, String name, PrimitiveType p, long unit) {
+    /**
+     * The EDM type of a column another tool wrote, from its Parquet type: unsigned 8- and 16-bit integers are Int32s,
+     * unsigned 32-bit ones Int64s; a type no Azure Table type holds (DECIMAL, unsigned 64-bit, dates without a
+     * time) is refused.
+     */
+    private static EdmType edmType(String file, String name, PrimitiveType p, LogicalTypeAnnotation.TimeUnit unit,
+            boolean unsigned) {
         LogicalTypeAnnotation logical = p.getLogicalTypeAnnotation();
+        boolean integer = logical == null || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation;
+        int bits = logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation n ? n.getBitWidth() : 0;
         EdmType type = switch (p.getPrimitiveTypeName()) {
             case BINARY -> logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation ? EdmType.STRING
                     : logical == null ? EdmType.BINARY : null;
-            case INT32 -> logical == null || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation
-                    ? EdmType.INT32 : null;
-            case INT64 -> unit != 0 ? EdmType.DATETIME : logical == null
-                    || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation ? EdmType.INT64 : null;
+            case INT32 -> !integer ? null : unsigned && bits == 32 ? EdmType.INT64 : EdmType.INT32;
+            case INT64 -> unit != null ? EdmType.DATETIME : integer && !unsigned ? EdmType.INT64 : null;
             case DOUBLE, FLOAT -> EdmType.DOUBLE;
             case BOOLEAN -> EdmType.BOOLEAN;
             case FIXED_LEN_BYTE_ARRAY -> logical instanceof LogicalTypeAnnotation.UUIDLogicalTypeAnnotation
@@ -329,7 +403,7 @@ final class ParquetFile implements DataFileFormat {
                 switch (c.name()) {
                     case TableSchema.PARTITION_KEY -> pk = g.getString(c.field(), 0);
                     case TableSchema.ROW_KEY -> rk = g.getString(c.field(), 0);
-                    default -> timestamp = g.getLong(c.field(), 0) * c.unitNanos() / 100;
+                    default -> timestamp = c.ticks(g.getLong(c.field(), 0));
                 }
             } else {
                 properties.add(value(g, c));
@@ -341,24 +415,33 @@ final class ParquetFile implements DataFileFormat {
         return new Row(pk, rk, List.copyOf(properties), timestamp);
     }
 
+    private static final java.util.regex.Pattern GUID = java.util.regex.Pattern.compile(
+            "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}");
+
     private static RowProperty value(Group g, ColumnRead c) {
         int f = c.field();
         if (c.text()) {
             String text = g.getString(f, 0);
             return switch (c.type()) {
                 case DATETIME -> new RowProperty(c.property(), c.type(), ValueText.ticks(text), text);
-                case INT64 -> new RowProperty(c.property(), c.type(), Long.parseLong(text.strip()), text);
+                case INT64 -> new RowProperty(c.property(), c.type(), Long.parseLong(text), text);
+                case GUID -> {
+                    if (!GUID.matcher(text).matches()) {
+                        throw new NumberFormatException("'" + text + "' is not a Guid");
+                    }
+                    yield new RowProperty(c.property(), c.type(), text);
+                }
                 default -> new RowProperty(c.property(), c.type(), text);
             };
         }
         Object v = switch (c.type()) {
             case STRING -> g.getString(f, 0);
             case INT32 -> g.getInteger(f, 0);
-            case INT64 -> g.getLong(f, 0);
+            case INT64 -> c.unsigned() ? Integer.toUnsignedLong(g.getInteger(f, 0)) : g.getLong(f, 0);
             case DOUBLE -> g.getType().getType(f).asPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.FLOAT
                     ? (double) g.getFloat(f, 0) : g.getDouble(f, 0);
             case BOOLEAN -> g.getBoolean(f, 0);
-            case DATETIME -> Math.floorDiv(g.getLong(f, 0) * c.unitNanos(), 100);
+            case DATETIME -> c.ticks(g.getLong(f, 0));
             case GUID -> {
                 ByteBuffer b = g.getBinary(f, 0).toByteBuffer();
                 yield new UUID(b.getLong(), b.getLong()).toString();

@@ -131,7 +131,7 @@ public final class PartFile {
         return HexFormat.of().formatHex(sha256().digest(data));
     }
 
-    private static MessageDigest sha256() {
+    static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 /**
  * What properties a table's rows hold, as seen row by row: for each property name, each EDM type it was seen with
  * and how often, split by whether a value fits the typed column a Parquet file gives it (a DateTime within a
- * nanosecond timestamp's years, 1678 to 2261, in the service's canonical text; a Guid in the canonical lower-case
+ * nanosecond timestamp's range, 1677-09-21 to 2262-04-11, in the service's canonical text; a Guid in the canonical lower-case
  * form a UUID column gives back; an Int64 in its canonical text) or must be kept as the service's text. The same
  * rows give the same catalog, whatever their order.
  */
@@ -147,7 +147,7 @@ public final class PropertyCatalog {
 
     public static boolean fitsTyped(RowProperty p) {
         return switch (p.type()) {
-            case DATETIME -> Math.abs((Long) p.value()) <= MAX_NANO_TICKS && p.text() == null;
+            case DATETIME -> (Long) p.value() >= -MAX_NANO_TICKS && (Long) p.value() <= MAX_NANO_TICKS && p.text() == null;
             case GUID -> CANONICAL_GUID.matcher((String) p.value()).matches();
             case INT64 -> p.text() == null;
             default -> true;

@@ -17,7 +17,7 @@ import java.util.Map;
  * {@code RowKey} and {@code Timestamp} first, then every property the table's rows hold, by name in ordinal order.
  * A property seen with one type is one column of its name; one seen with several types is a column per type, named
  * {@code Name@Type} ({@code Price@Int64}, {@code Price@String}), so that a value is never coerced into another type.
- * Values that do not fit the typed form ({@link PropertyCatalog}: a DateTime before 1678 or after 2261, a text the
+ * Values that do not fit the typed form ({@link PropertyCatalog}: a DateTime before 1677-09-21 or after 2262-04-11, a text the
  * service sent in another than its canonical form) go to a column of the service's texts ({@code text}), named as
  * the typed one would be, with {@code @Text} after it when there is a typed one too ({@code When} and
  * {@code When@Text}).
