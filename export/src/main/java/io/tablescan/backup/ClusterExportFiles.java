@@ -128,7 +128,7 @@ public final class ClusterExportFiles {
             fail(store, target, totals, "the export's topic holds " + rows + " rows, the scan read " + totals.rowsRead());
         } else {
             if (!target.fileFormat().needsSchema()) {
-                store.delete(TableSchema.NAME); // an earlier, unfinished export's: not this one's columns
+                ExportFiles.removeStaleSchema(store);
             }
             Manifest manifest = ExportFiles.manifest(totals, target.sourceAccount(), files, partitions,
                     Instant.ofEpochMilli(totals.status().getEndMillis() != null ? totals.status().getEndMillis()

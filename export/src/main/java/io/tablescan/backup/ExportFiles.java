@@ -7,6 +7,7 @@ import io.tablescan.status.ScanTotals;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import org.slf4j.LoggerFactory;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -48,7 +49,7 @@ public final class ExportFiles {
             schema = exporter.schema(totals.scanId(), format);
             target.write(TableSchema.NAME, schema.toJson());
         } else {
-            target.delete(TableSchema.NAME); // an earlier, unfinished export's: not this one's columns
+            removeStaleSchema(target);
         }
         List<Manifest.DataFile> files = exporter.export(target, runId, progress, format, schema);
         long rows = files.stream().mapToLong(Manifest.DataFile::rows).sum();
@@ -64,6 +65,23 @@ public final class ExportFiles {
                     + "export to another folder, container or prefix");
         }
         return manifest;
+    }
+
+    /**
+     * Removes a {@code schema.json} an earlier, unfinished Parquet or CSV export left where a JSON-lines export now
+     * goes (not this one's columns); a store that may not delete (a SAS token without 'd') keeps it, with a warning.
+     */
+    static void removeStaleSchema(BackupStore target) {
+        if (!target.exists(TableSchema.NAME)) {
+            return;
+        }
+        try {
+            target.delete(TableSchema.NAME);
+        } catch (BackupException e) {
+            LoggerFactory.getLogger(ExportFiles.class).warn("{} holds an earlier export's {}, which could not be "
+                    + "removed ({}): it does not describe this export's files", target.describe(), TableSchema.NAME,
+                    e.getMessage());
+        }
     }
 
     /** The manifest {@code target} holds of scan {@code scanId}'s export, or null: none, or another scan's. */

@@ -179,18 +179,25 @@ public final class TopicExporter {
         PartFile[] file = {null};
         int[] sequence = {0};
         DataFileFormat writer = format.writer(schema);
-        read(admin, partition, value -> {
-            if (file[0] == null) {
-                file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++, runId, format), store,
-                        writer);
+        try {
+            read(admin, partition, value -> {
+                if (file[0] == null) {
+                    file[0] = new PartFile(PartFile.name(partition.partition(), sequence[0]++, runId, format), store,
+                            writer);
+                }
+                file[0].add(value);
+                if (file[0].full()) {
+                    files.add(file[0].finish().entry());
+                    file[0] = null;
+                }
+                each.run();
+            });
+        } catch (RuntimeException e) {
+            if (file[0] != null) {
+                file[0].abort(); // no open file left behind by an attempt that failed: the next writes it anew
             }
-            file[0].add(value);
-            if (file[0].full()) {
-                files.add(file[0].finish().entry());
-                file[0] = null;
-            }
-            each.run();
-        });
+            throw e;
+        }
         if (file[0] != null) {
             files.add(file[0].finish().entry());
         }

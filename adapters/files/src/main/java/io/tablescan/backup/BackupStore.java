@@ -20,6 +20,11 @@ public interface BackupStore {
      * failures are IOExceptions whose cause is a {@link BackupException}. This default holds the file in memory;
      * stores hold only a buffer.
      */
+    /** A stream of {@link #open} that can be given up: nothing appears under its name, and what it held goes. */
+    interface Discardable {
+        void discard();
+    }
+
     default java.io.OutputStream open(String name) {
         BackupStore store = this;
         return new java.io.ByteArrayOutputStream() {

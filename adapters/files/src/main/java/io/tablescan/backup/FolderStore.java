@@ -62,8 +62,26 @@ public final class FolderStore implements BackupStore {
         Path target = folder.resolve(name);
         try {
             Path temporary = Files.createTempFile(folder, "." + name + "-", ".tmp");
-            return new java.io.BufferedOutputStream(Files.newOutputStream(temporary), 1 << 16) {
+            class Stream extends java.io.BufferedOutputStream implements Discardable {
                 private boolean closed;
+
+                Stream() throws IOException {
+                    super(Files.newOutputStream(temporary), 1 << 16);
+                }
+
+                @Override
+                public void discard() {
+                    if (closed) {
+                        return;
+                    }
+                    closed = true;
+                    try {
+                        out.close();
+                        Files.deleteIfExists(temporary);
+                    } catch (IOException e) {
+                        // a temporary file left: no reader lists it
+                    }
+                }
 
                 @Override
                 public void close() throws IOException {
@@ -78,7 +96,8 @@ public final class FolderStore implements BackupStore {
                         Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
                     }
                 }
-            };
+            }
+            return new Stream();
         } catch (IOException e) {
             throw new BackupException(BackupException.Kind.FAILED, "cannot write " + target + " (" + reason(e) + ")");
         }

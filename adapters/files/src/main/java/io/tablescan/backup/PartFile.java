@@ -124,6 +124,16 @@ public final class PartFile {
                 new Manifest.DataFile(name, rows, written[0], HexFormat.of().formatHex(digest.digest())));
     }
 
+    /**
+     * Gives the file up after a failure: nothing appears under its name, and a folder's temporary file goes (a Blob's
+     * uncommitted blocks are the service's to drop).
+     */
+    public void abort() {
+        if (sink instanceof BackupStore.Discardable discardable) {
+            discardable.discard();
+        }
+    }
+
     /** The file's entry, and its bytes when it was built in memory (else null). */
     public record Finished(byte[] data, Manifest.DataFile entry) {}
 

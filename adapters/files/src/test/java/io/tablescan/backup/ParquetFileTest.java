@@ -50,6 +50,23 @@ class ParquetFileTest {
         assertThat(read).extracting(Row::timestamp).containsExactly(17_000_000_000_000_000L, null, 1L);
     }
 
+    @Test
+    void aRowThatIsNotInTheColumnsFailsItsFileWhichLeavesNothingBehind() throws Exception {
+        PropertyCatalog catalog = new PropertyCatalog();
+        catalog.add(new Row("p", "r", List.of(new RowProperty("N", EdmType.INT32, 1))));
+        TableSchema schema = TableSchema.of(catalog, "scan-1", FileFormat.PARQUET);
+        FolderStore store = new FolderStore(folder);
+        PartFile file = new PartFile("part-00000-00000-r.parquet", store, FileFormat.PARQUET.writer(schema));
+        file.add(RowJson.toJson(new Row("p", "r", List.of(new RowProperty("N", EdmType.INT32, 1)))));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> file.add(RowJson.toJson(new Row("p", "s",
+                List.of(new RowProperty("N", EdmType.STRING, "one")))))).isInstanceOf(BackupException.class)
+                .hasMessageContaining("property N of type String is not in the export's columns");
+        file.abort();
+        try (var left = java.nio.file.Files.list(folder)) {
+            assertThat(left.toList()).isEmpty(); // never a value dropped silently, and no temporary file left
+        }
+    }
+
     /** A row with its properties by name: the columns' order, not the row's, is a file's. */
     private static Row byName(Row row) {
         List<RowProperty> sorted = new ArrayList<>(row.properties());
