@@ -88,6 +88,7 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         if (cluster != null) {
             Checks.kafkaReachable(cluster);
         }
+        warnOfOtherFiles(target, to.format);
         if (ClusterExport.possible(cluster, sourceAccount.alias != null, to, where)) {
             ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceAccount.name(), sourceTable))).build();
             ProgressPrinter printer = new ProgressPrinter(System.out).intoPrivateTopic("export to " + target.describe(),
@@ -209,6 +210,28 @@ final class ExportCommand extends TablescanCommand.ReadsEnvironment {
         return ", about " + ProgressPrinter.clock(leftMillis + 999) + " left";
     }
 
+
+    /**
+     * Warns when the target already holds data files of the export's format (a glob such as {@code *.parquet} reads
+     * them with this export's); a resumed run's own files count too, as their names cannot be told from those of
+     * another run before the claim is read. A store that cannot list says nothing.
+     */
+    private void warnOfOtherFiles(BackupStore target, FileFormat format) {
+        if (format == FileFormat.JSONL) {
+            return; // read through the manifest, which lists its own
+        }
+        try {
+            long others = target.list().stream().filter(n -> n.endsWith(format.extension())).count();
+            if (others > 0 && !target.exists(io.tablescan.backup.Manifest.NAME)) {
+                System.err.println("tablescan: warning: " + target.describe() + " already holds " + others + " *"
+                        + format.extension() + " file" + (others == 1 ? "" : "s") + " from before this run (one of "
+                        + "this export's names is replaced, any other stays): a glob over it reads every one "
+                        + "(manifest.json lists this export's own)");
+            }
+        } catch (UnsupportedOperationException | io.tablescan.backup.BackupException e) {
+            // no listing: nothing to say
+        }
+    }
 
     static void createTopic(KafkaSettings kafka, String topic, int partitions) {
         try (Admin admin = kafka.newAdmin()) {

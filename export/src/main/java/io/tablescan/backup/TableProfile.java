@@ -220,8 +220,8 @@ public final class TableProfile {
     /** The profile for a person: properties, largest partitions, the key space in ten lines, the limits. */
     public String text() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%,d rows in %,d partitions, %s as the service counts entities%n",
-                rows(), partitions.size(), size(bytes)));
+        out.append(String.format(Locale.ROOT, "%s in %s, %s as the service counts entities%n",
+                plural(rows(), "row"), plural(partitions.size(), "partition"), size(bytes)));
         out.append(String.format(Locale.ROOT, "properties (%,d):%n", catalog.properties().size()));
         int width = Math.min(Math.max(catalog.properties().keySet().stream().mapToInt(String::length).max()
                 .orElse(4), 4), 40);
@@ -246,8 +246,8 @@ public final class TableProfile {
                     least >= 1 ? "  about " + seconds(least) + " at that rate" : ""));
         }
         List<Map<String, Object>> buckets = buckets();
-        out.append(String.format(Locale.ROOT, "key space (%,d buckets in --json; here in about ten lines of as many "
-                + "rows):%n", buckets.size()));
+        out.append(String.format(Locale.ROOT, "key space (%s in --json; here in about ten lines of as many rows%s):%n",
+                plural(buckets.size(), "bucket"), catalog.timestamps() == 0 ? "; no Timestamp was read" : ""));
         long total = rows();
         long done = 0;
         int from = 0;
@@ -279,9 +279,10 @@ public final class TableProfile {
         long groupBytes = group.stream().mapToLong(b -> (Long) b.get("bytes")).sum();
         String newest = group.stream().map(b -> (String) b.get("newestTimestamp")).filter(java.util.Objects::nonNull)
                 .max(String::compareTo).orElse("-");
-        out.append(String.format(Locale.ROOT, "  %-28s .. %-28s %,10d rows  %10s  newest %s%n",
+        out.append(String.format(Locale.ROOT, "  %-28s .. %-28s %,10d rows  %10s%s%n",
                 quoted((String) group.getFirst().get("fromPartitionKey")),
-                quoted((String) group.getLast().get("toPartitionKey")), rows, size(groupBytes), newest));
+                quoted((String) group.getLast().get("toPartitionKey")), rows, size(groupBytes),
+                newest.equals("-") ? "" : "  newest " + newest));
     }
 
     /** A key shown in quotes, characters a terminal would not show escaped, and long ones cut. */
@@ -290,6 +291,10 @@ public final class TableProfile {
         key.codePoints().limit(24).forEach(c -> b.append(visible(c) ? new String(Character.toChars(c))
                 : String.format(Locale.ROOT, c > 0xffff ? "\\U%06x" : "\\u%04x", c)));
         return b.append(key.codePointCount(0, key.length()) > 24 ? "…'" : "'").toString();
+    }
+
+    private static String plural(long n, String noun) {
+        return String.format(Locale.ROOT, "%,d %s%s", n, noun, n == 1 ? "" : "s");
     }
 
     private static boolean visible(int c) {

@@ -219,8 +219,14 @@ final class ParquetFile implements DataFileFormat {
     @Override
     public long read(String name, byte[] data, Consumer<Row> each) {
         long count = 0;
-        try (ParquetFileReader reader = ParquetFileReader.open(new BytesFile(data),
-                org.apache.parquet.ParquetReadOptions.builder().build())) {
+        ParquetFileReader opened;
+        try {
+            opened = ParquetFileReader.open(new BytesFile(name, data),
+                    org.apache.parquet.ParquetReadOptions.builder().build());
+        } catch (IOException | RuntimeException e) { // no footer that describes its columns
+            throw DataFileReader.bad(name, "it is not a Parquet file (" + e.getMessage() + ")");
+        }
+        try (ParquetFileReader reader = opened) {
             MessageType type = reader.getFooter().getFileMetaData().getSchema();
             String stored = reader.getFooter().getFileMetaData().getKeyValueMetaData().get(SCHEMA_KEY);
             List<ColumnRead> columns = columns(name, type, stored);
@@ -250,7 +256,7 @@ final class ParquetFile implements DataFileFormat {
         } catch (LinkageError e) { // a codec whose library is not on the class path
             throw DataFileReader.bad(name, "its compression is not one tablescan reads (" + e.getMessage() + ")");
         } catch (IOException | RuntimeException e) {
-            throw DataFileReader.bad(name, "it is not a Parquet file tablescan can read (" + e + ")");
+            throw DataFileReader.bad(name, "it cannot be read as Parquet (" + e.getMessage() + ")");
         }
         return count;
     }
@@ -533,8 +539,13 @@ final class ParquetFile implements DataFileFormat {
         }
     }
 
-    /** A whole file in memory, as the import reads data files. */
-    private record BytesFile(byte[] data) implements InputFile {
+    /** A whole file in memory, as the import reads data files; named by its file name in messages. */
+    private record BytesFile(String name, byte[] data) implements InputFile {
+        @Override
+        public String toString() {
+            return name;
+        }
+
         @Override
         public long getLength() {
             return data.length;
