@@ -126,6 +126,9 @@ final class CopyCommand extends TablescanCommand.ReadsEnvironment {
 
     private int copy(KafkaSettings cluster, TableStore source, TableStore dest, BrokerStart broker, Job job,
             JobState local) {
+        if (target.toTable() && (mirror || changedOnly)) {
+            Checks.keysInOrder(dest, "destination"); // read, range by range, to compare
+        }
         Checks.tableExists(source, sourceTable, "source");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);
         boolean destExisted = true;

@@ -130,6 +130,7 @@ final class VerifyCommand extends TablescanCommand.ReadsEnvironment {
         TableStore dest = destConnectionString == null && destAccount == null ? source
                 : CopyCommand.store(configured, "dest", destConnectionString, destAccount);
         Checks.notTheSource(source, sourceTable, dest, destTable);
+        Checks.keysInOrder(dest, "destination"); // before any request: both sides are read
         Checks.tableExists(source, sourceTable, "source");
         Checks.tableExists(dest, destTable, "destination");
         Checks.queryAccepted(source, sourceTable, scan.rowFilter(), scan.select);

@@ -114,6 +114,23 @@ public final class AzureTableStore implements TableStore {
         return AccountEndpoint.identity(endpoint).equals(AccountEndpoint.identity(other.endpoint));
     }
 
+    /** Azure Cosmos DB for Table's host names, in Azure's clouds: {@code ACCOUNT.table.cosmos.azure.com} and others. */
+    private static final java.util.regex.Pattern COSMOS_HOST = java.util.regex.Pattern.compile(
+            "(?i)[^.]+\\.table\\.cosmos(db)?\\.(azure\\.com|azure\\.cn|azure\\.us|windows\\.net)\\.?");
+
+    /**
+     * Whether the endpoint is Azure Cosmos DB for Table's (by its host name), whose queries return rows in no key
+     * order: a scan that infers from a page's order which keys it has finished would skip rows there.
+     */
+    public boolean cosmos() {
+        try {
+            String host = java.net.URI.create(endpoint.trim()).getHost();
+            return host != null && COSMOS_HOST.matcher(host).matches();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /**
      * The account's table endpoint without a trailing '/', lower-cased: two stores with the same endpoint are
      * the same account (table names are compared without case too).
