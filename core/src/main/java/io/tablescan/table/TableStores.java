@@ -14,10 +14,12 @@ public final class TableStores {
 
     /**
      * A worker's view of an account, shared by all its items: injected faults (a testing aid), metered by alias,
-     * slowing down when the service throttles (every attempt waits for the account's back-off pace).
+     * slowing down when the service throttles (every attempt waits for the account's back-off pace); an account
+     * whose pages come in no key order is never queried ({@link KeyOrderRequired}).
      */
     public static TableStore shared(TableStore service, String alias, FaultInjectingTableStore.Faults faults) {
-        return new BackoffTableStore(new MeteredTableStore(FaultInjectingTableStore.wrap(service, faults), alias), alias);
+        TableStore ordered = service.rowsInKeyOrder() ? service : new KeyOrderRequired(service, alias);
+        return new BackoffTableStore(new MeteredTableStore(FaultInjectingTableStore.wrap(ordered, faults), alias), alias);
     }
 
     /** One item's view of a shared store: transient failures retried by the worker's policy, counted for the item. */

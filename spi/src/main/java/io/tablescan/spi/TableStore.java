@@ -8,6 +8,14 @@ import java.util.List;
  * whether a retry can help.
  */
 public interface TableStore extends RowSource {
+    /**
+     * Whether a query's pages come in PartitionKey/RowKey order, as Azure Table Storage (and Azurite) serve them: the
+     * scan infers from that order which keys it has finished. Azure Cosmos DB for Table's do not.
+     */
+    default boolean rowsInKeyOrder() {
+        return true;
+    }
+
     /** Writes rows of one partition (at most 100, at most 4 MiB) atomically, replacing existing rows. */
     void upsert(String table, String partitionKey, List<Row> rows);
 

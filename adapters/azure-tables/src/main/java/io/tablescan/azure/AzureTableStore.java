@@ -122,6 +122,11 @@ public final class AzureTableStore implements TableStore {
      * Whether the endpoint is Azure Cosmos DB for Table's (by its host name), whose queries return rows in no key
      * order: a scan that infers from a page's order which keys it has finished would skip rows there.
      */
+    @Override
+    public boolean rowsInKeyOrder() {
+        return !cosmos();
+    }
+
     public boolean cosmos() {
         try {
             String host = java.net.URI.create(endpoint.trim()).getHost();
