@@ -75,7 +75,7 @@ final class ProfileCommand extends TablescanCommand.ReadsEnvironment {
         ScanSpec draft = scan.applyTo(ScanSpecs.copy().from(new TableRef(sourceName, sourceTable))).build();
         String role = "profile-" + draft.getScanId();
         ProgressPrinter printer = new ProgressPrinter(System.out).hints(ProgressPrinter.Hints.local())
-                .intoPrivateTopic("profile of " + sourceTable, true);
+                .intoPrivateTopic("profile of " + sourceTable, false).readsOnly(); // it writes nothing of the user's
         try (Interrupt interrupt = Interrupt.onSigint()) {
             if (cluster != null && where.onWorkers(sourceAccount.alias != null) && ClusterJob.hasWorkers(cluster)) {
                 return onWorkers(cluster, draft, printer, interrupt);
