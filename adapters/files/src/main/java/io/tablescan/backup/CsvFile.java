@@ -54,7 +54,7 @@ final class CsvFile implements DataFileFormat {
                 values[2] = row.timestamp() == null ? null : WireForm.dateTime(row.timestamp());
                 for (RowProperty p : row.properties()) {
                     if (p.value() != null) {
-                        values[ParquetFile.column(index, p, schema)] = WireForm.text(p);
+                        values[schema.column(index, p)] = WireForm.text(p);
                     }
                 }
                 printer.printRecord((Object[]) values);

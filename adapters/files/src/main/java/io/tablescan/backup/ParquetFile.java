@@ -97,19 +97,6 @@ final class ParquetFile implements DataFileFormat {
         };
     }
 
-    /** The column a row's property goes to; a property the schema lacks fails the file, never dropped. */
-    static int column(Map<String, EnumMap<EdmType, int[]>> index, RowProperty p, TableSchema schema) {
-        EnumMap<EdmType, int[]> types = index.get(p.name());
-        int[] columns = types == null ? null : types.get(p.type());
-        int column = columns == null ? -1 : columns[PropertyCatalog.fitsTyped(p) ? 0 : 1];
-        if (column < 0) {
-            throw new BackupException(BackupException.Kind.FAILED, "property " + p.name() + " of type "
-                    + WireForm.name(p.type()) + " is not in the export's columns (" + schema.columns().size()
-                    + " columns from the scan " + schema.scanId() + ")");
-        }
-        return column;
-    }
-
     @Override
     public Output open(OutputStream out) throws IOException {
         MessageType type = messageType(schema);
@@ -164,7 +151,7 @@ final class ParquetFile implements DataFileFormat {
             RowProperty[] byColumn = new RowProperty[schema.columns().size()];
             for (RowProperty p : row.properties()) {
                 if (p.value() != null) {
-                    byColumn[column(index, p, schema)] = p;
+                    byColumn[schema.column(index, p)] = p;
                 }
             }
             out.startMessage();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tablescan.azure.WireForm;
 import io.tablescan.spi.EdmType;
+import io.tablescan.spi.RowProperty;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -72,6 +73,19 @@ public record TableSchema(String scanId, String format, long rows, List<Column> 
             }
         }
         return index;
+    }
+
+    /** The column a row's property goes to; a property the schema lacks fails the file, never dropped. */
+    int column(Map<String, EnumMap<EdmType, int[]>> index, RowProperty p) {
+        EnumMap<EdmType, int[]> types = index.get(p.name());
+        int[] typedAndText = types == null ? null : types.get(p.type());
+        int column = typedAndText == null ? -1 : typedAndText[PropertyCatalog.fitsTyped(p) ? 0 : 1];
+        if (column < 0) {
+            throw new BackupException(BackupException.Kind.FAILED, "property " + p.name() + " of type "
+                    + WireForm.name(p.type()) + " is not in the export's columns (" + columns.size()
+                    + " columns from the scan " + scanId + ")");
+        }
+        return column;
     }
 
     public byte[] toJson() {
